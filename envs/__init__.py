@@ -1,0 +1,1 @@
+"""MeepleZoo environments."""
