@@ -1,1 +1,41 @@
-"""MeepleZoo environments."""
+"""MeepleZoo environments: ``make(name, **options)`` and ``names()``.
+
+>>> from meeplezoo.envs import make
+>>> env = make("saint_malo_v0", num_players=3)
+"""
+
+from __future__ import annotations
+
+import importlib
+
+_REGISTRY = {
+    "saint_malo_v0": "meeplezoo.envs.saint_malo_v0",
+}
+
+
+def names() -> list[str]:
+    """Registered environment names."""
+    return sorted(_REGISTRY)
+
+
+def _module(name: str):
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown environment {name!r}; available: {', '.join(names())}")
+    return importlib.import_module(_REGISTRY[name])
+
+
+def make(name: str, raw: bool = False, **options):
+    """Create an env by name: ``make("saint_malo_v0", num_players=3, render_mode="ansi")``."""
+    module = _module(name)
+    return module.raw_env(**options) if raw else module.env(**options)
+
+
+def spec(name: str):
+    """The GameSpec (kernels, sizes, notation) of a registered game."""
+    return _module(name).SPEC
+
+
+def __getattr__(attr: str):
+    if attr in _REGISTRY:
+        return _module(attr)
+    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")

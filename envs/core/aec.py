@@ -1,0 +1,256 @@
+"""The PettingZoo AEC environment every game shares, built on the kernel contract.
+
+A game's ``env.py`` only subclasses :class:`KernelEnv` with its ``GameSpec``.  Each
+``step`` is one fused compiled call (apply the action, roll what is due, write the next
+mask); observations are computed on demand for the agent asked about.  The env checks
+turn order and legality itself (cheaper than PettingZoo's wrapper chain, see DESIGN.md)
+and raises ``ValueError`` naming the action, the agent and the phase.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .contract import (
+    H_NUM_PLAYERS,
+    H_PHASE,
+    H_TO_MOVE,
+    MASK_DTYPE,
+    OBS_DTYPE,
+    STATE_DTYPE,
+    TERMINAL,
+    GameSpec,
+)
+from .notation import legal_move_names, parse_move
+from .rewards import final_rewards, scheme_code
+from .rng import new_rng
+from .state_io import state_from_json, state_to_json
+
+
+class KernelEnv(AECEnv):
+    """AEC env over a compiled game.  Subclasses set ``spec`` and ``metadata``."""
+
+    spec: GameSpec
+    metadata = {"render_modes": ["ansi", "rgb_array"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        render_mode: str | None = None,
+        reward_scheme: str = "win_loss",
+        margin_scale: float = 50.0,
+        start_seat: int | str = 0,
+        **rule_options,
+    ):
+        super().__init__()
+        spec = self.spec
+        if not isinstance(num_players, int | np.integer) or not (
+            spec.min_players <= num_players <= spec.max_players
+        ):
+            raise ValueError(
+                f"{spec.name} is for {spec.min_players}-{spec.max_players} players, "
+                f"got num_players={num_players!r}"
+            )
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"unknown render_mode {render_mode!r}; choose from {self.metadata['render_modes']}"
+            )
+        if start_seat != "random" and not (
+            isinstance(start_seat, int | np.integer) and 0 <= start_seat < num_players
+        ):
+            raise ValueError(f"start_seat must be 'random' or a seat 0..{num_players - 1}")
+        self.num_players = int(num_players)
+        self.render_mode = render_mode
+        self.reward_scheme = reward_scheme
+        self._scheme = scheme_code(reward_scheme)
+        self._margin_scale = float(margin_scale)
+        self._start_seat = start_seat
+        self.rule_options = dict(rule_options)
+        self._config = spec.make_config(**rule_options)    # validates the options
+
+        self.possible_agents = [f"player_{seat}" for seat in range(self.num_players)]
+        self.agent_name_mapping = {name: seat for seat, name in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (spec.obs_size,), dtype=OBS_DTYPE),
+            "action_mask": spaces.Box(0, 1, (spec.num_actions,), dtype=MASK_DTYPE),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(spec.num_actions) for a in self.possible_agents}
+
+        k = spec.kernels
+        self._env_step, self._env_reset = k["env_step"], k["env_reset"]
+        self._observe, self._legal_mask = k["observe"], k["legal_mask"]
+        self._scores, self._tiebreaks = k["scores"], k["tiebreaks"]
+        self.state = np.zeros(spec.state_size, dtype=STATE_DTYPE)
+        self.rng = new_rng(0)
+        self._mask = np.zeros(spec.num_actions, dtype=MASK_DTYPE)
+        self._obs = np.zeros(spec.obs_size, dtype=OBS_DTYPE)
+        self._zero_mask = np.zeros(spec.num_actions, dtype=MASK_DTYPE)
+        self._final = np.zeros(self.num_players, dtype=np.float64)
+        self.agents = []
+
+    # --- PettingZoo API ---------------------------------------------------------------------
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        self.rng = new_rng(seed)
+        start = self._start_seat
+        if start == "random":
+            start = int(self.rng[0] % np.uint64(self.num_players))
+        self._env_reset(
+            self.state, self.num_players, self._config, int(start), self.rng, self._mask
+        )
+        self._begin_episode()
+
+    def _begin_episode(self):
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._sync_turn()
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._check_legal(agent, action)
+        self._cumulative_rewards[agent] = 0.0
+        to_move = self._env_step(self.state, int(action), self.rng, self._mask)
+        if to_move == TERMINAL:
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[to_move]
+        self._accumulate_rewards()
+
+    def observe(self, agent):
+        seat = self.agent_name_mapping[agent]
+        self._observe(self.state, seat, self._obs)
+        on_turn = agent == self.agent_selection and not self.terminations.get(agent, True)
+        return {
+            "observation": self._obs.copy(),
+            "action_mask": (self._mask if on_turn else self._zero_mask).copy(),
+        }
+
+    def render(self):
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        if self.render_mode == "ansi":
+            return self.spec.render_ansi(self.state)
+        return self.spec.render_rgb(self.state)
+
+    def close(self):
+        pass
+
+    # --- game-level helpers (not part of PettingZoo) ----------------------------------------
+
+    @property
+    def phase(self) -> str:
+        return self.spec.phase_names[int(self.state[H_PHASE])]
+
+    def legal_actions(self) -> list[int]:
+        return [int(a) for a in np.flatnonzero(self._mask)]
+
+    def action_mask(self) -> np.ndarray:
+        return self._mask.copy()
+
+    def scores(self) -> np.ndarray:
+        """Score per seat: final at the end, 'as if the game ended now' before."""
+        out = np.zeros(self.num_players, dtype=np.int64)
+        self._scores(self.state, out)
+        return out
+
+    def action_to_str(self, action: int) -> str:
+        return self.spec.action_to_str(self.state, int(action))
+
+    def str_to_action(self, text: str) -> int:
+        return parse_move(self.state, self._mask, text, self.spec.action_to_str)
+
+    def legal_move_names(self) -> list[str]:
+        return list(legal_move_names(self.state, self._mask, self.spec.action_to_str))
+
+    def state_to_json(self) -> str:
+        return state_to_json(self.spec, self.state, self.rng)
+
+    def state_from_json(self, text: str) -> None:
+        """Load a saved state (validated first; the env is unchanged if it fails)."""
+        state, rng = state_from_json(self.spec, text)
+        if int(state[H_NUM_PLAYERS]) != self.num_players:
+            raise ValueError(
+                f"the saved game has {int(state[H_NUM_PLAYERS])} players, "
+                f"this env {self.num_players}"
+            )
+        self.state[:] = state
+        if rng is not None:
+            self.rng = rng
+        self._refresh_mask()
+        self._begin_episode()
+        if int(self.state[H_TO_MOVE]) == TERMINAL:
+            self._finish()
+
+    def clone(self) -> KernelEnv:
+        """An independent copy of this env, mid-game included."""
+        twin = self.__class__.__new__(self.__class__)
+        twin.__dict__.update(self.__dict__)
+        for name in ("state", "rng", "_mask", "_obs", "_final"):
+            setattr(twin, name, getattr(self, name).copy())
+        for name in ("agents", "possible_agents"):
+            setattr(twin, name, list(getattr(self, name)))
+        for name in ("rewards", "_cumulative_rewards", "terminations", "truncations"):
+            setattr(twin, name, dict(getattr(self, name)))
+        twin.infos = {a: dict(info) for a, info in self.infos.items()}
+        return twin
+
+    # --- internals ------------------------------------------------------------------------------
+
+    def _refresh_mask(self):
+        if int(self.state[H_TO_MOVE]) >= 0:
+            self._legal_mask(self.state, self._mask)
+        else:
+            self._mask[:] = 0
+
+    def _sync_turn(self):
+        to_move = int(self.state[H_TO_MOVE])
+        if to_move >= 0:
+            self.agent_selection = self.possible_agents[to_move]
+
+    def _check_legal(self, agent, action):
+        try:
+            index = int(action)
+            valid = index == action and 0 <= index < self.spec.num_actions
+        except (TypeError, ValueError):
+            valid = False
+        if not valid:
+            raise ValueError(
+                f"{agent}: action {action!r} is not an integer in [0, {self.spec.num_actions}) "
+                f"(phase {self.phase})"
+            )
+        if not self._mask[index]:
+            raise ValueError(
+                f"{agent}: illegal action {index} ({self.action_to_str(index)}) in phase "
+                f"{self.phase}; legal: {', '.join(self.legal_move_names())}"
+            )
+
+    def _finish(self):
+        scores = np.zeros(self.num_players, dtype=np.int64)
+        tiebreaks = np.zeros(self.num_players, dtype=np.int64)
+        self._scores(self.state, scores)
+        self._tiebreaks(self.state, tiebreaks)
+        final_rewards(scores, tiebreaks, self.num_players, self._scheme, self._margin_scale,
+                      self._final)
+        for seat, agent in enumerate(self.possible_agents):
+            self.rewards[agent] = float(self._final[seat])
+            self.terminations[agent] = True
+            self.infos[agent] = {"score": int(scores[seat]), "tiebreak": int(tiebreaks[seat])}

@@ -1,0 +1,69 @@
+"""The kernel contract every game implements (see DESIGN.md, "The kernel contract").
+
+A game's state is one flat ``int64`` array.  Its first ``HEADER_SIZE`` slots have the same
+meaning in every game, so the AEC env, the batched stepper and the search read them
+without knowing the game; the rest is laid out by the game's ``data.py``.
+
+Each game's ``rules.py`` provides these ``@njit`` kernels (state is ``int64[:]``):
+
+==========================================  ==============================================
+``init_state(state, num_players, config)``  the start position, before any chance event
+``legal_mask(state, mask) -> int``          write 0/1 into ``int8[num_actions]``; count
+``apply_action(state, action)``             one decision by the seat to move
+``chance_outcomes(state, codes, probs)``    exact distribution of the pending event
+``sample_chance(state, rng) -> code``       one draw of the pending event
+``apply_chance(state, code)``               resolve the pending event
+``final_scores(state, out)``                score per seat (running score before the end)
+``observe(state, seat, out)``               ``float32`` observation, seats rotated
+``env_step(state, action, rng, mask)``      fused: apply, resolve chance, write the mask
+==========================================  ==============================================
+
+and a ``GameSpec`` (below) that names them for the Python side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+# Header slots shared by every game's state array.
+H_GAME_ID = 0        # which game (guards against loading a state into the wrong game)
+H_NUM_PLAYERS = 1
+H_TO_MOVE = 2        # a seat 0..n-1, or CHANCE, or TERMINAL
+H_PHASE = 3          # the game's own phase code
+H_PLY = 4            # decisions applied so far (chance events not counted)
+HEADER_SIZE = 5
+
+CHANCE = -1
+TERMINAL = -2
+
+STATE_DTYPE = np.int64
+MASK_DTYPE = np.int8
+OBS_DTYPE = np.float32
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything generic code needs to drive one game."""
+
+    name: str                      # registry name, e.g. "saint_malo_v0"
+    game_id: int
+    min_players: int
+    max_players: int
+    num_actions: int
+    state_size: int
+    obs_size: int
+    max_chance_outcomes: int
+    phase_names: tuple[str, ...]
+    kernels: dict[str, Callable] = field(repr=False)
+    make_config: Callable[..., np.ndarray] = field(repr=False)
+    action_to_str: Callable[[np.ndarray, int], str] = field(repr=False)
+    validate_state: Callable[[np.ndarray], None] = field(repr=False)
+    state_fields: dict[str, tuple[int, int]] = field(repr=False, default_factory=dict)
+    render_ansi: Callable[[np.ndarray], str] | None = field(repr=False, default=None)
+    render_rgb: Callable[[np.ndarray], np.ndarray] | None = field(repr=False, default=None)
+
+    def kernel(self, name: str) -> Callable:
+        return self.kernels[name]

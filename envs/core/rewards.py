@@ -1,0 +1,68 @@
+"""Final rewards from final scores, shared by every game (DESIGN: "returns / scores").
+
+Players are ordered by (score, tiebreak), both higher-is-better; players equal on both
+share their place.  Every scheme is zero-sum:
+
+* ``win_loss`` (default): each of the W winners gets ``(P/W - 1)/(P - 1)``, everyone else
+  ``-1/(P - 1)``; with two players that is +1 / -1, and 0 / 0 for a shared win.
+* ``rank``: ``1 - 2 * rank/(P - 1)`` with tied players taking the mean of their ranks
+  (first +1, last -1).
+* ``score_margin``: ``(score - mean score) / margin_scale``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import njit
+
+REWARD_SCHEMES = ("win_loss", "rank", "score_margin")
+
+
+@njit
+def places(scores, tiebreaks, num_players, out):
+    """out[i] = number of players strictly ahead of player i (0 = a winner)."""
+    for i in range(num_players):
+        ahead = 0
+        for j in range(num_players):
+            if scores[j] > scores[i] or (scores[j] == scores[i] and tiebreaks[j] > tiebreaks[i]):
+                ahead += 1
+        out[i] = ahead
+
+
+@njit
+def final_rewards(scores, tiebreaks, num_players, scheme, margin_scale, out):
+    ahead = np.zeros(num_players, dtype=np.int64)
+    places(scores, tiebreaks, num_players, ahead)
+    if num_players == 1:
+        out[0] = 0.0
+        return
+    if scheme == 0:
+        winners = 0
+        for i in range(num_players):
+            winners += ahead[i] == 0
+        for i in range(num_players):
+            if ahead[i] == 0:
+                out[i] = (num_players / winners - 1.0) / (num_players - 1.0)
+            else:
+                out[i] = -1.0 / (num_players - 1.0)
+    elif scheme == 1:
+        for i in range(num_players):
+            tied = 0
+            for j in range(num_players):
+                tied += ahead[j] == ahead[i]
+            mean_rank = ahead[i] + (tied - 1) / 2.0
+            out[i] = 1.0 - 2.0 * mean_rank / (num_players - 1.0)
+    else:
+        mean = 0.0
+        for i in range(num_players):
+            mean += scores[i]
+        mean /= num_players
+        for i in range(num_players):
+            out[i] = (scores[i] - mean) / margin_scale
+
+
+def scheme_code(name: str) -> int:
+    if name not in REWARD_SCHEMES:
+        raise ValueError(f"unknown reward scheme {name!r}; choose one of {REWARD_SCHEMES}")
+    return REWARD_SCHEMES.index(name)

@@ -1,0 +1,185 @@
+"""Kernels over one city board: bitboards, placement tests, character effects, scoring.
+
+A city is the 49 cell codes of one player inside the flat state (``state[base:base+49]``);
+bitboards are int64 with bit ``7r + c`` (49 bits, so no sign trouble).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.jit import njit
+from .data import (
+    C_CHURCH_T,
+    CHURCH_1,
+    CITIZEN,
+    EMPTY,
+    N4,
+    N8,
+    NOBLE,
+    NUM_CELLS,
+    OUTER_BB,
+    P_BOARD,
+    P_CANNONS_LOST,
+    P_COINS,
+    P_LOGS,
+    P_SIDES_DONE,
+    P_SOLDIERS,
+    P_VP,
+    SPACES_BB,
+)
+
+
+@njit
+def popcount(x):
+    count = 0
+    while x:
+        x &= x - 1
+        count += 1
+    return count
+
+
+@njit
+def lowest_cell(x):
+    """Index of the lowest set bit of a non-zero bitboard."""
+    cell = 0
+    while not (x >> cell) & 1:
+        cell += 1
+    return cell
+
+
+@njit
+def empty_bb(state, base):
+    """Bitboard of the empty spaces of the city starting at ``base``."""
+    bb = 0
+    for cell in range(NUM_CELLS):
+        if state[base + P_BOARD + cell] == EMPTY:
+            bb |= 1 << cell
+    return bb & SPACES_BB
+
+
+@njit
+def code_bb(state, base, code):
+    bb = 0
+    for cell in range(NUM_CELLS):
+        if state[base + P_BOARD + cell] == code:
+            bb |= 1 << cell
+    return bb
+
+
+@njit
+def grow_n4(region, within):
+    """Cells of ``within`` N4-connected to ``region`` (flood fill, SM-8.1)."""
+    frontier = region
+    while frontier:
+        cell = lowest_cell(frontier)
+        frontier &= frontier - 1
+        fresh = N4[cell] & within & ~region
+        region |= fresh
+        frontier |= fresh
+    return region
+
+
+@njit
+def largest_component(bb):
+    """Size of the largest N4-connected component of ``bb``."""
+    best = 0
+    rest = bb
+    while rest:
+        component = grow_n4(rest & -rest, bb)
+        rest &= ~component
+        size = popcount(component)
+        if size > best:
+            best = size
+    return best
+
+
+@njit
+def empty_outer_count(state, base):
+    return popcount(empty_bb(state, base) & OUTER_BB)
+
+
+@njit
+def count_n8(state, base, cell, code_low, code_high):
+    """Neighbours (N8) of ``cell`` whose code lies in [code_low, code_high]."""
+    count = 0
+    neighbours = N8[cell]
+    while neighbours:
+        other = lowest_cell(neighbours)
+        neighbours &= neighbours - 1
+        code = state[base + P_BOARD + other]
+        if code_low <= code <= code_high:
+            count += 1
+    return count
+
+
+@njit
+def distinct_character_types_n8(state, base, cell):
+    """Distinct character types among the N8 neighbours of ``cell`` (SM-7.5.2, A-18)."""
+    seen = 0
+    neighbours = N8[cell]
+    while neighbours:
+        other = lowest_cell(neighbours)
+        neighbours &= neighbours - 1
+        code = state[base + P_BOARD + other]
+        if CITIZEN <= code <= NOBLE:
+            seen |= 1 << (code - CITIZEN)
+    return popcount(seen)
+
+
+@njit
+def defence(state, base):
+    """SM-2.13: soldiers + 2 per completed side."""
+    return state[base + P_SOLDIERS] + 2 * popcount(state[base + P_SIDES_DONE])
+
+
+@njit
+def church_rows_score(state, base):
+    """SM-11.4: greedy rows 1..L over the church sizes; row of length L scores T[L]."""
+    counts = np.zeros(6, dtype=np.int64)
+    for cell in range(NUM_CELLS):
+        code = state[base + P_BOARD + cell]
+        if CHURCH_1 <= code <= CHURCH_1 + 4:
+            counts[code - CHURCH_1 + 1] += 1
+    return church_rows_value(counts, state[C_CHURCH_T:C_CHURCH_T + 6])
+
+
+@njit
+def church_rows_value(size_counts, row_values):
+    """Score of churches with ``size_counts[s]`` churches of size s (index 1..5)."""
+    total = 0
+    row = 1
+    while size_counts[1] >= row:
+        length = 1
+        while length < 5 and size_counts[length + 1] >= row:
+            length += 1
+        total += row_values[length]
+        row += 1
+    return total
+
+
+@njit
+def end_score(state, base):
+    """SM-11.3: the VP track plus the final-scoring terms, as if the game ended now."""
+    empty = popcount(empty_bb(state, base))
+    score = state[base + P_VP]
+    if empty == 0:
+        score += 5
+    score += state[base + P_COINS] // 2                  # EC-11
+    score += state[base + P_LOGS]
+    score += church_rows_score(state, base)
+    score -= 5 * state[base + P_CANNONS_LOST]            # EC-19: never clamped
+    return score
+
+
+@njit
+def crate_start_cells(empty, k):
+    """Empty cells whose N4 component of empty cells has at least ``k`` cells (§13)."""
+    allowed = 0
+    rest = empty
+    while rest:
+        component = grow_n4(rest & -rest, empty)
+        rest &= ~component
+        if popcount(component) >= k:
+            allowed |= component
+    return allowed

@@ -1,0 +1,93 @@
+"""Saint Malo (Inka & Markus Brand, alea 2012) as a PettingZoo AEC environment.
+
+| Import             | ``from meeplezoo.envs import saint_malo_v0``                      |
+|--------------------|-------------------------------------------------------------------|
+| Actions            | Discrete(110), masked (spec §13)                                  |
+| Players            | 2-5 (``player_0`` .. ``player_4``)                               |
+| Observation        | dict: ``observation`` float32[3924], ``action_mask`` int8[110]   |
+| Rewards            | at the end only; ``win_loss`` (default), ``rank``, ``score_margin`` |
+| Chance             | dice, rolled by the env's seeded generator (``reset(seed=...)``)  |
+
+Actions: 0 stop rolling, 1-31 re-roll (bit i re-rolls die i of the sorted dice), 32 pass,
+33-37 log k, 38-42 crate k, 43-47 wall k, 48-52 church of size k, 53-59 citizen, soldier,
+priest, architect, merchant, juggler, noble (53-57 also pick the N-tower bonus), 60-108
+place on cell 7r + c, 109 stop building houses.
+
+Observation: see ``observe.py`` (seats rotated so the observer is first, padded to five).
+
+Rule options (spec §16; defaults from the X1 reconstruction, see ``data.DEFAULT_OPTIONS``):
+``tower_rewards``, ``start_crates``, ``church_row_values``, ``attack_strengths``,
+``boxes_per_player``, ``start_coins``, ``start_logs``, ``dedupe_rerolls``.
+Env options: ``num_players``, ``render_mode`` ("ansi" | "rgb_array"), ``reward_scheme``,
+``margin_scale``, ``start_seat`` (a seat or "random"), and in ``env()`` ``illegal``
+("raise" | "penalty").
+
+Engine choices where the spec leaves room: a turn's houses phase is skipped when the
+architect has no log or no free neighbour (STOP would be the only move); a tower character
+with no free space is lost (A-20).  Version history: v0, first release.
+"""
+
+from __future__ import annotations
+
+from ..core.aec import KernelEnv
+from ..core.contract import GameSpec
+from ..core.wrappers import make_env_factory
+from . import data as D
+from . import rules
+from .masks import legal_mask
+from .notation import action_to_str
+from .observe import observe
+from .options import make_config
+from .validate import validate_state
+
+
+def _render():
+    from . import render  # imported on first use: most training never renders
+
+    return render
+
+
+SPEC = GameSpec(
+    name="saint_malo_v0",
+    game_id=D.GAME_ID,
+    min_players=D.MIN_PLAYERS,
+    max_players=D.MAX_PLAYERS,
+    num_actions=D.NUM_ACTIONS,
+    state_size=D.STATE_SIZE,
+    obs_size=D.OBS_SIZE,
+    max_chance_outcomes=D.MAX_CHANCE_OUTCOMES,
+    phase_names=D.PHASE_NAMES,
+    kernels={
+        "init_state": rules.init_state,
+        "legal_mask": legal_mask,
+        "apply_action": rules.apply_action,
+        "chance_outcomes": rules.chance_outcomes,
+        "sample_chance": rules.sample_chance,
+        "apply_chance": rules.apply_chance,
+        "resolve_chance": rules.resolve_chance,
+        "scores": rules.scores,
+        "tiebreaks": rules.tiebreaks,
+        "observe": observe,
+        "env_step": rules.env_step,
+        "env_reset": rules.env_reset,
+    },
+    make_config=make_config,
+    action_to_str=action_to_str,
+    validate_state=validate_state,
+    state_fields=D.STATE_FIELDS,
+    render_ansi=lambda state: _render().render_ansi(state),
+    render_rgb=lambda state: _render().render_rgb(state),
+)
+
+
+class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
+    spec = SPEC
+    metadata = {
+        "name": "saint_malo_v0",
+        "render_modes": ["ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+
+env = make_env_factory(raw_env)
