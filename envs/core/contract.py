@@ -44,7 +44,7 @@ MASK_DTYPE = np.int8
 OBS_DTYPE = np.float32
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class GameSpec:
     """Everything generic code needs to drive one game."""
 

@@ -153,9 +153,10 @@ def render_ansi(state) -> str:
     if phase != PH_GAME_OVER:
         winners = []
     for first in range(0, n, PANELS_PER_ROW):
-        panels = [city_lines(state, s, winners) for s in range(first, min(n, first + PANELS_PER_ROW))]
+        seats = range(first, min(n, first + PANELS_PER_ROW))
+        panels = [city_lines(state, s, winners) for s in seats]
         out.append("")
-        out.extend("   ".join(parts).rstrip() for parts in zip(*panels))
+        out.extend("   ".join(parts).rstrip() for parts in zip(*panels, strict=True))
     if phase == PH_GAME_OVER:
         out.append("")
         out.append("GAME OVER  final scores: " + ", ".join(
@@ -186,13 +187,12 @@ PANEL_H = MARGIN + LABEL_H + GRID + STATS_H + MARGIN
 STRIP_H, STRIP_W, TRACK_X, TRACK_W = 80, 430, 226, 180
 BACKGROUND = (232, 224, 204)
 INNER, OUTER, TOWER_RGB, LINE = (240, 235, 220), (178, 168, 150), (88, 76, 72), (120, 110, 100)
-ACTIVE_RGB, WINNER_RGB, IDLE_RGB = (220, 40, 40), (230, 180, 20), (150, 140, 125)
+ACTIVE_RGB, WINNER_RGB, IDLE_RGB = (30, 110, 230), (230, 180, 20), (150, 140, 125)
 DONE_RGB, BROKEN_RGB = (40, 170, 60), (210, 50, 50)
 FACE_RGB = ((20, 20, 20), (125, 78, 38), (240, 140, 30), (150, 150, 150), (135, 60, 175),
             (60, 165, 70))
 ITEM_RGB = {WALL: (112, 112, 118), CRATE: (238, 140, 40), HOUSE: (150, 92, 50)}
-CHURCH_RGB = [tuple(int(a + (b - a) * s / 4) for a, b in zip((205, 175, 230), (85, 25, 125)))
-              for s in range(5)]
+CHURCH_RGB = [(205 - 30 * s, 175 - 37 * s, 230 - 26 * s) for s in range(5)]  # light to deep
 CHARACTER_RGB = [(40 + 12 * i, 150 - 8 * i, 60 + 6 * i) for i in range(7)]
 ICONS = ((P_COINS, (235, 200, 40)), (P_LOGS, (125, 78, 38)), (P_VP, (60, 110, 200)))
 
@@ -328,12 +328,13 @@ def render_rgb(state) -> np.ndarray:
             panel[ys, xs] = rgb
         sy = gy + GRID + 6
         stats = [(state[base + slot], rgb) for slot, rgb in ICONS]
-        stats2 = [(end_score(state, base), WINNER_RGB), (state[base + P_CANNONS_LOST],
+        stats2 = [(end_score(state, base), (250, 250, 250)), (state[base + P_CANNONS_LOST],
                   (20, 20, 20)), (defence(state, base), (120, 140, 170))]
         for line, items in enumerate((stats, stats2)):
             x = MARGIN + 2
             for value, rgb in items:
                 y = sy + 16 * line
-                panel[y:y + 10, x:x + 10] = rgb
+                panel[y:y + 10, x:x + 10] = (40, 30, 30)
+                panel[y + 1:y + 9, x + 1:x + 9] = rgb
                 x = _text(panel, y, x + 14, str(int(value))[-4:], (40, 30, 30)) + 8
     return img

@@ -1,0 +1,192 @@
+"""Many games stepped in one compiled call (the batched stepper of DESIGN.md).
+
+``BatchEnv(spec, batch_size, num_players)`` holds ``batch_size`` independent games as
+rows of one state matrix.  ``step(actions)`` advances every game by the action of its
+seat to move, auto-resets finished games (reporting their final rewards first), and
+writes each game's next mask and, optionally, the observation of the seat to move: the
+loop a self-play collector needs, with no Python per game.
+
+The compiled loop is generic; each game gets a small wrapper that binds its kernels.  The
+wrapper is built once per game per process (numba cannot cache a function that holds
+other compiled functions as values), and the generic loop it calls is cached on disk.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numba
+import numpy as np
+
+from .contract import MASK_DTYPE, OBS_DTYPE, STATE_DTYPE, TERMINAL, GameSpec
+from .jit import njit
+from .rewards import final_rewards, scheme_code
+from .rng import rand_below, spawn_rngs
+
+
+@njit
+def pick_random_legal(mask, rng):
+    """A uniformly random legal action of ``mask`` (at least one must be set)."""
+    count = 0
+    for action in range(mask.shape[0]):
+        count += mask[action]
+    pick = rand_below(rng, count)
+    for action in range(mask.shape[0]):
+        if mask[action]:
+            if pick == 0:
+                return action
+            pick -= 1
+    return -1
+
+
+@njit
+def random_legal_actions(masks, rng, out):
+    """One uniformly random legal action per row of ``masks`` (a baseline policy)."""
+    for game in range(masks.shape[0]):
+        out[game] = pick_random_legal(masks[game], rng)
+
+
+@njit
+def batch_step_loop(states, actions, rngs, masks, obs, to_move, rewards, done, scores_out,
+                    num_players, config, start_seat, scheme, margin_scale, write_obs,
+                    env_step, env_reset, observe, scores, tiebreaks):
+    tiebreak_out = np.zeros(num_players, dtype=np.int64)
+    for game in range(states.shape[0]):
+        rewards[game, :] = 0.0
+        done[game] = 0
+        seat = env_step(states[game], actions[game], rngs[game], masks[game])
+        if seat == TERMINAL:
+            scores(states[game], scores_out[game])
+            tiebreaks(states[game], tiebreak_out)
+            final_rewards(scores_out[game], tiebreak_out, num_players, scheme, margin_scale,
+                          rewards[game])
+            done[game] = 1
+            seat = env_reset(states[game], num_players, config, start_seat, rngs[game],
+                             masks[game])
+        to_move[game] = seat
+        if write_obs:
+            observe(states[game], seat, obs[game])
+
+
+@njit
+def batch_reset_loop(states, rngs, masks, obs, to_move, num_players, config, start_seat,
+                     write_obs, env_reset, observe):
+    for game in range(states.shape[0]):
+        seat = env_reset(states[game], num_players, config, start_seat, rngs[game], masks[game])
+        to_move[game] = seat
+        if write_obs:
+            observe(states[game], seat, obs[game])
+
+
+@njit
+def random_playouts_loop(num_games, num_players, config, start_seat, rng, state, mask,
+                         env_reset, env_step):
+    """Play ``num_games`` uniformly random games to the end; returns decisions made."""
+    decisions = 0
+    for _ in range(num_games):
+        env_reset(state, num_players, config, start_seat, rng, mask)
+        while True:
+            decisions += 1
+            if env_step(state, pick_random_legal(mask, rng), rng, mask) == TERMINAL:
+                break
+    return decisions
+
+
+@lru_cache(maxsize=None)
+def compiled_loops(spec: GameSpec):
+    """Per-game wrappers binding the game's kernels into the generic loops."""
+    k = spec.kernels
+    env_step, env_reset, observe = k["env_step"], k["env_reset"], k["observe"]
+    scores, tiebreaks = k["scores"], k["tiebreaks"]
+
+    @numba.njit(nogil=True)
+    def step(states, actions, rngs, masks, obs, to_move, rewards, done, scores_out,
+             num_players, config, start_seat, scheme, margin_scale, write_obs):
+        batch_step_loop(states, actions, rngs, masks, obs, to_move, rewards, done, scores_out,
+                        num_players, config, start_seat, scheme, margin_scale, write_obs,
+                        env_step, env_reset, observe, scores, tiebreaks)
+
+    @numba.njit(nogil=True)
+    def reset(states, rngs, masks, obs, to_move, num_players, config, start_seat, write_obs):
+        batch_reset_loop(states, rngs, masks, obs, to_move, num_players, config, start_seat,
+                         write_obs, env_reset, observe)
+
+    @numba.njit(nogil=True)
+    def playouts(num_games, num_players, config, start_seat, rng, state, mask):
+        return random_playouts_loop(num_games, num_players, config, start_seat, rng, state,
+                                    mask, env_reset, env_step)
+
+    return step, reset, playouts
+
+
+class BatchEnv:
+    """``batch_size`` games of one kind, stepped together; see the module docstring.
+
+    Arrays (row = game): ``states``, ``masks`` int8 [B, A], ``obs`` float32 [B, O],
+    ``to_move`` [B] (the seat whose action ``step`` expects next).  ``step`` returns
+    ``(rewards [B, P], done [B])``; a done game's row already holds the next game.
+    """
+
+    def __init__(self, spec: GameSpec, batch_size: int, num_players: int = 2, seed: int = 0,
+                 reward_scheme: str = "win_loss", margin_scale: float = 50.0,
+                 with_observations: bool = True, start_seat: int = 0, **rule_options):
+        if not spec.min_players <= num_players <= spec.max_players:
+            raise ValueError(f"{spec.name} is for {spec.min_players}-{spec.max_players} players")
+        if batch_size < 1:
+            raise ValueError("batch_size must be >= 1")
+        self.spec, self.batch_size, self.num_players = spec, batch_size, num_players
+        self.config = spec.make_config(**rule_options)
+        self.scheme, self.margin_scale = scheme_code(reward_scheme), float(margin_scale)
+        self.with_observations = with_observations
+        self.start_seat = start_seat
+        self.states = np.zeros((batch_size, spec.state_size), dtype=STATE_DTYPE)
+        self.masks = np.zeros((batch_size, spec.num_actions), dtype=MASK_DTYPE)
+        self.obs = np.zeros((batch_size, spec.obs_size if with_observations else 1),
+                            dtype=OBS_DTYPE)
+        self.to_move = np.zeros(batch_size, dtype=np.int64)
+        self.rewards = np.zeros((batch_size, num_players), dtype=np.float64)
+        self.done = np.zeros(batch_size, dtype=np.int8)
+        self.final_scores = np.zeros((batch_size, num_players), dtype=np.int64)
+        self.rngs = spawn_rngs(seed, batch_size)
+        self._step, self._reset, _ = compiled_loops(spec)
+        self._policy_rng = spawn_rngs(seed ^ 0x5EED, 1)[0]
+        self._random_actions = np.zeros(batch_size, dtype=np.int64)
+
+    def random_actions(self) -> np.ndarray:
+        """A uniformly random legal action for every game (own generator, not the dice's)."""
+        random_legal_actions(self.masks, self._policy_rng, self._random_actions)
+        return self._random_actions
+
+    def reset(self, seed: int | None = None):
+        if seed is not None:
+            self.rngs = spawn_rngs(seed, self.batch_size)
+        self._reset(self.states, self.rngs, self.masks, self.obs, self.to_move,
+                    self.num_players, self.config, self.start_seat, self.with_observations)
+        return self.obs, self.masks, self.to_move
+
+    def step(self, actions: np.ndarray):
+        actions = np.asarray(actions, dtype=np.int64)
+        if actions.shape != (self.batch_size,):
+            raise ValueError(f"expected {self.batch_size} actions, got shape {actions.shape}")
+        rows = np.arange(self.batch_size)
+        inside = (actions >= 0) & (actions < self.spec.num_actions)
+        legal = inside & (self.masks[rows, np.clip(actions, 0, self.spec.num_actions - 1)] == 1)
+        if not legal.all():
+            game = int(np.flatnonzero(~legal)[0])
+            raise ValueError(f"game {game}: action {int(actions[game])} is not legal for seat "
+                             f"{int(self.to_move[game])}")
+        self._step(self.states, actions, self.rngs, self.masks, self.obs, self.to_move,
+                   self.rewards, self.done, self.final_scores, self.num_players, self.config,
+                   self.start_seat, self.scheme, self.margin_scale, self.with_observations)
+        return self.rewards, self.done
+
+
+def random_playouts(spec: GameSpec, num_games: int, num_players: int = 2, seed: int = 0,
+                    **rule_options) -> int:
+    """Play random games entirely in compiled code; returns the number of decisions."""
+    _, _, playouts = compiled_loops(spec)
+    rng = spawn_rngs(seed, 1)[0]
+    state = np.zeros(spec.state_size, dtype=STATE_DTYPE)
+    mask = np.zeros(spec.num_actions, dtype=MASK_DTYPE)
+    return int(playouts(num_games, num_players, spec.make_config(**rule_options), 0, rng,
+                        state, mask))
