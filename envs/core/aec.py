@@ -33,7 +33,7 @@ class KernelEnv(AECEnv):
     """AEC env over a compiled game.  Subclasses set ``spec`` and ``metadata``."""
 
     spec: GameSpec
-    metadata = {"render_modes": ["ansi", "rgb_array"], "is_parallelizable": False}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "is_parallelizable": False}
 
     def __init__(
         self,
@@ -146,6 +146,9 @@ class KernelEnv(AECEnv):
             import gymnasium
 
             gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        if self.render_mode == "human":
+            print(self.spec.render_ansi(self.state))        # the terminal is the screen
             return None
         if self.render_mode == "ansi":
             return self.spec.render_ansi(self.state)

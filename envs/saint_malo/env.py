@@ -18,7 +18,7 @@ Observation: see ``observe.py`` (seats rotated so the observer is first, padded 
 Rule options (spec §16; defaults from the X1 reconstruction, see ``data.DEFAULT_OPTIONS``):
 ``tower_rewards``, ``start_crates``, ``church_row_values``, ``attack_strengths``,
 ``boxes_per_player``, ``start_coins``, ``start_logs``, ``dedupe_rerolls``.
-Env options: ``num_players``, ``render_mode`` ("ansi" | "rgb_array"), ``reward_scheme``,
+Env options: ``num_players``, ``render_mode`` ("human" prints the text board, "ansi", "rgb_array"), ``reward_scheme``,
 ``margin_scale``, ``start_seat`` (a seat or "random"), and in ``env()`` ``illegal``
 ("raise" | "penalty").
 
@@ -84,7 +84,7 @@ class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
     spec = SPEC
     metadata = {
         "name": "saint_malo_v0",
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 2,
     }
