@@ -1,0 +1,5 @@
+"""``python -m meeplezoo.benchmarks``: the speed benchmark (same options as ``.speed``)."""
+
+from .speed import main
+
+main()

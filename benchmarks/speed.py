@@ -1,0 +1,406 @@
+"""Speed of Saint Malo, measured side by side with PettingZoo's connect four in one run.
+
+``python -m meeplezoo.benchmarks.speed [--quick] [--out PATH]`` measures, in one process
+(plus a few child processes for start-up times):
+
+(a) AEC turns per second driven the way an RL user drives an env (``env.last()``, a
+    uniformly random legal action from ``obs["action_mask"]``, ``env.step``), for
+    ``saint_malo_v0`` and PettingZoo's ``connect_four_v3`` with the very same loop,
+    interleaved in rounds (the machine is shared and noisy; medians are reported);
+(b) random full games per second played entirely inside compiled code;
+(c) the batched stepper's game-steps per second, with and without observations;
+(d) start-up: a fresh process's import time and time to its first ``reset()`` + step,
+    with an empty numba cache and with a warm one.
+
+Results go to JSON (``benchmarks/results/speed_saint_malo.json`` by default) and a table
+is printed.  Ratios against a peer measured in the same run are the meaningful figures;
+absolute rates depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numba
+import numpy as np
+
+GAME = "saint_malo_v0"
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
+AEC_BAR_RATIO = 10.0     # the issue's bar: >= 10x connect_four_v3's AEC turns/s
+WARM_START_BAR_S = 2.0   # the issue's bar: first reset() in a new process, warm cache
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """How long to measure; ``FULL`` for the published figures, ``QUICK`` for tests."""
+
+    aec_rounds: int = 5            # alternating rounds per AEC contender
+    aec_budget_s: float = 1.0      # seconds per contender per round
+    repeats: int = 3               # repeats (median) for playouts and batch figures
+    budget_s: float = 1.0          # seconds per repeat for playouts and batch figures
+    playout_players: tuple[int, ...] = (2, 3, 4, 5)
+    batch_sizes: tuple[int, ...] = (1, 64, 1024)
+    cold_start: bool = True        # also measure start-up with an empty numba cache
+    warm_starts: int = 3           # fresh processes with a warm cache (median)
+
+
+FULL = Settings()
+QUICK = Settings(aec_rounds=3, aec_budget_s=0.2, repeats=1, budget_s=0.2,
+                 cold_start=False, warm_starts=1)
+
+
+def say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def timed(chunk: Callable[[], int], budget_s: float) -> tuple[int, float]:
+    """Call ``chunk()`` (returning units of work done) until ``budget_s`` has passed."""
+    units, start = 0, time.perf_counter()
+    while True:
+        units += chunk()
+        elapsed = time.perf_counter() - start
+        if elapsed >= budget_s:
+            return units, elapsed
+
+
+# --- (a) AEC turns per second ------------------------------------------------------------
+
+
+def play_random_turns(env, rng: np.random.Generator, num_turns: int) -> int:
+    """The RL user's loop: ``num_turns`` random legal moves, finishing and resetting games."""
+    turns = 0
+    while turns < num_turns:
+        obs, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            if not env.agents:
+                env.reset(seed=int(rng.integers(2**31)))
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.integers(legal.size)]))
+        turns += 1
+    return turns
+
+
+def aec_contenders() -> dict[str, Callable]:
+    """Env factories measured in (a): ours, and the peer with the same loop."""
+    try:
+        from pettingzoo.classic import connect_four_v3
+    except ImportError as error:    # connect four imports pygame
+        raise SystemExit(f"connect_four_v3 does not import ({error}); pip install pygame") from None
+    from meeplezoo.envs import make
+
+    return {
+        "saint_malo_2p": lambda: make(GAME, num_players=2),
+        "saint_malo_4p": lambda: make(GAME, num_players=4),
+        "saint_malo_2p_pz_wrappers": lambda: make(GAME, num_players=2, wrappers=True),
+        "connect_four_v3": connect_four_v3.env,
+        "connect_four_v3_raw": connect_four_v3.raw_env,
+    }
+
+
+def aec_benchmark(settings: Settings) -> dict:
+    contenders = {}
+    for name, factory in aec_contenders().items():
+        env, rng = factory(), np.random.default_rng(0)
+        env.reset(seed=0)
+        timed(lambda env=env, rng=rng: play_random_turns(env, rng, 64), 0.1)  # compile, warm
+        contenders[name] = (env, rng)
+    names = list(contenders)
+    rates: dict[str, list[float]] = {name: [] for name in names}
+    for round_ in range(settings.aec_rounds):
+        order = names if round_ % 2 == 0 else names[::-1]   # no contender always goes first
+        for name in order:
+            env, rng = contenders[name]
+            turns, seconds = timed(lambda env=env, rng=rng: play_random_turns(env, rng, 256),
+                                   settings.aec_budget_s)
+            rates[name].append(turns / seconds)
+        say(f"  (a) round {round_ + 1}/{settings.aec_rounds}: "
+            + ", ".join(f"{n} {rates[n][-1]:,.0f}" for n in names))
+    results = {name: {"turns_per_s": statistics.median(r), "per_round": r}
+               for name, r in rates.items()}
+    peer = results["connect_four_v3"]["turns_per_s"]
+    ratios = {
+        "saint_malo_2p / connect_four_v3": results["saint_malo_2p"]["turns_per_s"] / peer,
+        "saint_malo_4p / connect_four_v3": results["saint_malo_4p"]["turns_per_s"] / peer,
+        "saint_malo_2p / connect_four_v3_raw": results["saint_malo_2p"]["turns_per_s"]
+        / results["connect_four_v3_raw"]["turns_per_s"],
+        "saint_malo_2p_pz_wrappers / connect_four_v3":
+            results["saint_malo_2p_pz_wrappers"]["turns_per_s"] / peer,
+        "saint_malo_2p / saint_malo_2p_pz_wrappers": results["saint_malo_2p"]["turns_per_s"]
+        / results["saint_malo_2p_pz_wrappers"]["turns_per_s"],
+    }
+    headline = ratios["saint_malo_2p / connect_four_v3"]
+    return {"rounds": settings.aec_rounds, "budget_s_per_round": settings.aec_budget_s,
+            "contenders": results, "ratios": ratios,
+            "bar": {"ratio_at_least": AEC_BAR_RATIO, "measured": headline,
+                    "met": headline >= AEC_BAR_RATIO}}
+
+
+# --- (b) random playouts inside compiled code --------------------------------------------
+
+
+def playouts_benchmark(settings: Settings) -> dict:
+    from meeplezoo.envs import spec
+    from meeplezoo.envs.core.batch import random_playouts
+
+    game, games_per_call = spec(GAME), 8
+    random_playouts(game, 1, 2, seed=0)    # compiles the playout loop (once per process)
+    results = {}
+    for players in settings.playout_players:
+        samples = []
+        for _ in range(settings.repeats):
+            calls = [0]
+
+            def chunk(players=players, calls=calls):
+                calls[0] += 1
+                return random_playouts(game, games_per_call, players, seed=calls[0])
+
+            decisions, seconds = timed(chunk, settings.budget_s)
+            games = calls[0] * games_per_call
+            samples.append((games / seconds, decisions / seconds, decisions / games))
+        games_s, decisions_s, per_game = (statistics.median(s[i] for s in samples)
+                                          for i in range(3))
+        results[str(players)] = {"games_per_s": games_s, "decisions_per_s": decisions_s,
+                                 "decisions_per_game": per_game}
+        say(f"  (b) {players} players: {games_s:,.0f} games/s, {decisions_s:,.0f} decisions/s")
+    return results
+
+
+# --- (c) the batched stepper -------------------------------------------------------------
+
+
+def batch_benchmark(settings: Settings, num_players: int = 2) -> list[dict]:
+    from meeplezoo.envs import spec
+    from meeplezoo.envs.core.batch import BatchEnv
+
+    game, results = spec(GAME), []
+    for with_obs in (True, False):
+        for size in settings.batch_sizes:
+            batch = BatchEnv(game, size, num_players, seed=0, with_observations=with_obs)
+            batch.reset()
+            batch.step(batch.random_actions())    # compiles the loops (once per process)
+            calls_per_chunk = max(1, 256 // size)
+
+            def chunk(batch=batch, n=calls_per_chunk):
+                for _ in range(n):
+                    batch.step(batch.random_actions())
+                return n
+
+            rates = []
+            for _ in range(settings.repeats):
+                calls, seconds = timed(chunk, settings.budget_s)
+                rates.append(calls / seconds)
+            calls_s = statistics.median(rates)
+            results.append({"batch_size": size, "with_observations": with_obs,
+                            "num_players": num_players, "steps_per_s": calls_s * size,
+                            "calls_per_s": calls_s})
+            say(f"  (c) batch {size:>4} obs={with_obs!s:<5}: {calls_s * size:,.0f} steps/s")
+    return results
+
+
+# --- (d) start-up and compile time -------------------------------------------------------
+
+# Run in a fresh interpreter: import, first reset + observation + step, then the batched
+# stepper's first step (its per-game wrappers cannot be cached on disk by numba).
+_CHILD = """
+import json, time
+started = time.time(); t0 = time.perf_counter()
+import meeplezoo.envs.saint_malo_v0 as game
+t1 = time.perf_counter()
+env = game.env(num_players=2)
+env.reset(seed=0)
+t2 = time.perf_counter()
+obs = env.last()[0]
+env.step(int(obs["action_mask"].nonzero()[0][0]))
+t3 = time.perf_counter(); first_step_done = time.time()
+from meeplezoo.envs.core import jit
+from meeplezoo.envs.core.batch import BatchEnv
+batch = BatchEnv(game.SPEC, 4); batch.reset(); batch.step(batch.random_actions())
+t4 = time.perf_counter()
+print(json.dumps(dict(started=started, first_step_done=first_step_done, import_s=t1 - t0,
+                      first_reset_s=t2 - t1, first_step_s=t3 - t2,
+                      batch_first_step_s=t4 - t3, cache_dir=str(jit.CACHE_DIR))))
+"""
+
+
+def start_once(cache_root: str | None) -> dict:
+    """One fresh process; ``cache_root`` None keeps this process's numba cache."""
+    env = dict(os.environ)
+    if cache_root is not None:
+        env.pop("NUMBA_CACHE_DIR", None)
+        env["MEEPLEZOO_NUMBA_CACHE"] = cache_root
+    spawned = time.time()
+    done = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True,
+                          text=True, timeout=900)
+    exited = time.time()
+    if done.returncode != 0:
+        raise RuntimeError(f"start-up child failed:\n{done.stderr[-3000:]}")
+    child = json.loads(done.stdout.strip().splitlines()[-1])
+    return {
+        "interpreter_start_s": child["started"] - spawned,
+        "import_s": child["import_s"],
+        "first_reset_s": child["first_reset_s"],     # env() + reset()
+        "first_step_s": child["first_step_s"],       # last() + step()
+        "process_to_first_step_s": child["first_step_done"] - spawned,
+        "batch_first_step_s": child["batch_first_step_s"],
+        "process_total_s": exited - spawned,
+        "cache_dir": child["cache_dir"],
+    }
+
+
+def _median_runs(runs: list[dict]) -> dict:
+    keys = [k for k in runs[0] if k != "cache_dir"]
+    return {k: statistics.median(run[k] for run in runs) for k in keys} | {"runs": len(runs)}
+
+
+def startup_benchmark(settings: Settings) -> dict:
+    from meeplezoo.envs.core import jit
+
+    results: dict = {}
+    scratch = tempfile.mkdtemp(prefix="meeplezoo_bench_cache_") if settings.cold_start else None
+    try:
+        if scratch is not None:
+            say("  (d) cold numba cache (compiles every kernel)...")
+            cold = start_once(scratch)
+            results["cold"] = _median_runs([cold])
+            expected_dir = cold["cache_dir"]
+        else:
+            expected_dir = str(jit.CACHE_DIR)     # (a) already filled this process's cache
+        warm = []
+        for _ in range(settings.warm_starts + 2):   # + retries if the sources change meanwhile
+            run = start_once(scratch)
+            if run["cache_dir"] != expected_dir:   # someone edited a source: a new cache key
+                say("  (d) sources changed during the run; the cache key moved, retrying")
+                expected_dir, warm = run["cache_dir"], []
+                continue
+            warm.append(run)
+            if len(warm) == settings.warm_starts:
+                break
+        if len(warm) < settings.warm_starts:
+            raise RuntimeError("the numba cache key kept changing (sources edited mid-run)")
+        results["warm"] = _median_runs(warm)
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    measured = results["warm"]["process_to_first_step_s"]
+    results["bar"] = {"warm_process_to_first_step_s_below": WARM_START_BAR_S,
+                      "measured": measured, "met": measured < WARM_START_BAR_S}
+    say(f"  (d) warm: first step {measured:.2f} s after spawn"
+        + (f"; cold: {results['cold']['process_to_first_step_s']:.1f} s" if "cold" in results
+           else ""))
+    return results
+
+
+# --- the run -----------------------------------------------------------------------------
+
+
+def machine_info() -> dict:
+    import pettingzoo
+
+    model = platform.processor()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    return {"cpu_model": model, "cpu_count": os.cpu_count(), "cpus_usable": usable,
+            "platform": platform.platform(), "python": platform.python_version(),
+            "numpy": np.__version__, "numba": numba.__version__,
+            "pettingzoo": pettingzoo.__version__,
+            "load_average_at_start": list(os.getloadavg()) if hasattr(os, "getloadavg")
+            else None}
+
+
+def collect(settings: Settings, command: str = "") -> dict:
+    """Every measurement of one run, as a JSON-ready dict."""
+    start = time.perf_counter()
+    report = {"benchmark": "speed", "game": GAME, "command": command,
+              "settings": dataclasses.asdict(settings),
+              "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+              "machine": machine_info()}
+    say("(a) AEC turns/s, interleaved rounds against connect_four_v3")
+    report["aec"] = aec_benchmark(settings)
+    say("(b) random playouts inside compiled code")
+    report["playouts"] = playouts_benchmark(settings)
+    say("(c) batched stepper, 2 players")
+    report["batch"] = batch_benchmark(settings)
+    say("(d) start-up in fresh processes")
+    report["startup"] = startup_benchmark(settings)
+    report["total_s"] = time.perf_counter() - start
+    return report
+
+
+def format_table(report: dict) -> str:
+    aec, lines = report["aec"], []
+    lines.append("(a) AEC turns/s (median of rounds)")
+    for name, row in aec["contenders"].items():
+        lines.append(f"    {name:<28} {row['turns_per_s']:>12,.0f}")
+    for name, ratio in aec["ratios"].items():
+        lines.append(f"    {name:<44} {ratio:>6.2f}x")
+    bar = aec["bar"]
+    lines.append(f"    bar >= {bar['ratio_at_least']:.0f}x: {'met' if bar['met'] else 'NOT met'}")
+    lines.append("(b) random playouts in compiled code   games/s   decisions/s  decisions/game")
+    for players, row in report["playouts"].items():
+        lines.append(f"    {players} players {row['games_per_s']:>26,.0f} "
+                     f"{row['decisions_per_s']:>13,.0f} {row['decisions_per_game']:>15,.0f}")
+    lines.append("(c) batched stepper (2 players)     steps/s    calls/s")
+    for row in report["batch"]:
+        lines.append(f"    batch {row['batch_size']:>4} obs={row['with_observations']!s:<5} "
+                     f"{row['steps_per_s']:>14,.0f} {row['calls_per_s']:>10,.0f}")
+    lines.append("(d) start-up (s)        import  reset  step  spawn->1st step  batch 1st step")
+    for kind in ("cold", "warm"):
+        if kind in report["startup"]:
+            r = report["startup"][kind]
+            lines.append(f"    {kind:<18} {r['import_s']:>7.2f} {r['first_reset_s']:>6.2f} "
+                         f"{r['first_step_s']:>5.2f} {r['process_to_first_step_s']:>16.2f} "
+                         f"{r['batch_first_step_s']:>15.2f}")
+    bar = report["startup"]["bar"]
+    lines.append(f"    bar warm < {bar['warm_process_to_first_step_s_below']:.0f} s: "
+                 f"{'met' if bar['met'] else 'NOT met'}")
+    return "\n".join(lines)
+
+
+def write_report(report: dict, out: Path) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2) + "\n")
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(prog="python -m meeplezoo.benchmarks.speed",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="short budgets and no cold-cache start (well under a minute)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="JSON output (default benchmarks/results/speed_saint_malo.json, "
+                             "or speed_saint_malo_quick.json with --quick)")
+    args = parser.parse_args(argv)
+    settings = QUICK if args.quick else FULL
+    out = args.out or RESULTS_DIR / ("speed_saint_malo_quick.json" if args.quick
+                                     else "speed_saint_malo.json")
+    command = "python -m meeplezoo.benchmarks.speed" + (" --quick" if args.quick else "")
+    report = collect(settings, command)
+    write_report(report, out)
+    print(format_table(report))
+    print(f"wrote {out} ({report['total_s']:.0f} s)")
+    return report
+
+
+if __name__ == "__main__":
+    main()
