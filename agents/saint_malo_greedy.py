@@ -156,6 +156,7 @@ for _m in range(NUM_DICE + 1):
 DICE_SORTED_ARR = np.ascontiguousarray(DICE_SORTED)
 DICE_STATES_ARR = np.ascontiguousarray(DICE_STATES)
 INDEX_OF_CODE = np.ascontiguousarray(STATE_INDEX_OF_CODE)
+_POW6 = np.array([6**f for f in range(6)], dtype=np.int64)
 
 
 # --- static evaluation ---------------------------------------------------------------------
@@ -573,18 +574,31 @@ def dice_values(coins, feasible, values, final_coins, future, opt_sym, opt_k, op
 
 
 @njit
-def _expect(dice, reroll, v, out_codes, out_probs, out_n, index_of_code):
-    kept = 0
-    m = 0
+def _kept_values(v, out_codes, out_probs, out_n, index_of_code):
+    """Expected ``v`` after re-rolling, for every kept multiset K of 0..4 dice (by code).
+
+    Re-roll values depend only on what is kept, so the 210 kept multisets replace the
+    252 x 31 (state, mask) pairs: ``sum_o P(o) v(K + o)`` over the outcomes of 5 - |K| dice.
+    """
+    kept = np.zeros(index_of_code.shape[0])
+    for size in range(NUM_DICE):
+        m = NUM_DICE - size
+        for a in range(out_n[size]):
+            code = out_codes[size, a]
+            total = 0.0
+            for j in range(out_n[m]):
+                total += out_probs[m, j] * v[index_of_code[code + out_codes[m, j]]]
+            kept[code] = total
+    return kept
+
+
+@njit
+def _kept_code(dice, reroll):
+    code = 0
     for die in range(NUM_DICE):
-        if (reroll >> die) & 1:
-            m += 1
-        else:
-            kept += 6 ** dice[die]
-    total = 0.0
-    for j in range(out_n[m]):
-        total += out_probs[m, j] * v[index_of_code[kept + out_codes[m, j]]]
-    return total
+        if not (reroll >> die) & 1:
+            code += _POW6[dice[die]]
+    return code
 
 
 @njit
@@ -593,20 +607,18 @@ def reroll_values(v0, current, rolls_left, dice_sorted, out_codes, out_probs, ou
     """PR-7: value of stopping (index 0) and of each canonical re-roll mask (1..31)."""
     v = v0
     if rolls_left >= 2:
+        kept = _kept_values(v0, out_codes, out_probs, out_n, index_of_code)
         v = v0.copy()
         for s in range(dice_sorted.shape[0]):
             for reroll in range(1, NUM_MASKS):
                 if is_canonical_reroll(dice_sorted[s], reroll):
-                    e = _expect(dice_sorted[s], reroll, v0, out_codes, out_probs, out_n,
-                                index_of_code)
-                    if e > v[s]:
-                        v[s] = e
+                    v[s] = max(v[s], kept[_kept_code(dice_sorted[s], reroll)])
+    kept = _kept_values(v, out_codes, out_probs, out_n, index_of_code)
     out = np.full(NUM_MASKS, NEG)
     out[0] = v0[current]
     for reroll in range(1, NUM_MASKS):
         if is_canonical_reroll(dice_sorted[current], reroll):
-            out[reroll] = _expect(dice_sorted[current], reroll, v, out_codes, out_probs,
-                                  out_n, index_of_code)
+            out[reroll] = kept[_kept_code(dice_sorted[current], reroll)]
     return out
 
 

@@ -1,0 +1,76 @@
+"""The ``meeplezoo`` command line: ``demo``, ``games``, ``bench``.
+
+``meeplezoo demo`` plays a few Saint Malo games between the built-in bots and prints the
+results and the final board of the last game.  Later releases add ``train``, ``arena`` and
+``play`` here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from meeplezoo.agents.registry import agent_names, make_agent
+from meeplezoo.envs import names
+
+from .play import play_game, results_table
+
+
+def demo(args) -> int:
+    if args.game not in names():
+        raise ValueError(f"unknown game {args.game!r}; available: {', '.join(names())}")
+    seats = args.agents
+    print(f"{args.game}: {args.games} games, seats {' vs '.join(seats)} (rotated each game)")
+    records, env = [], None
+    started = time.perf_counter()
+    for game in range(args.games):
+        shift = game % len(seats)
+        order = seats[shift:] + seats[:shift]
+        agents = [make_agent(name, args.game, seed=args.seed + game) for name in order]
+        record, env = play_game(args.game, agents, seed=args.seed + game)
+        records.append(record)
+        print(f"  game {game + 1}/{args.games}: " + ", ".join(
+            f"{n}={s}" for n, s in zip(record.seats, record.scores, strict=True))
+            + f"  ({record.decisions} decisions)", flush=True)
+    print(f"\n{results_table(records)}\n({time.perf_counter() - started:.1f} s)\n")
+    print("Final position of the last game:")
+    print(env.unwrapped.spec.render_ansi(env.state))
+    return 0
+
+
+def bench(args) -> int:
+    from meeplezoo.benchmarks import speed
+
+    return speed.main(["--quick"] if args.quick else [])
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="meeplezoo", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    p = commands.add_parser("demo", help="bots play a few games; results and a final board")
+    p.add_argument("--game", default="saint_malo_v0")
+    p.add_argument("--agents", nargs="+", default=["greedy", "random"],
+                   help=f"one agent per seat, from: {', '.join(agent_names())}")
+    p.add_argument("--games", type=int, default=6)
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(handler=demo)
+    p = commands.add_parser("games", help="list the games")
+    p.set_defaults(handler=lambda args: print("\n".join(names())) or 0)
+    p = commands.add_parser("bench", help="speed benchmarks (see BENCHMARKS.md)")
+    p.add_argument("--quick", action="store_true")
+    p.set_defaults(handler=bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.handler(args)
+    except ValueError as err:
+        print(f"meeplezoo: error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
