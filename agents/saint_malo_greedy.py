@@ -100,7 +100,6 @@ from ..envs.saint_malo.dice import (
     OUTCOME_WAYS,
     STATE_INDEX_OF_CODE,
     code_of_faces,
-    is_canonical_reroll,
 )
 from ..envs.saint_malo.masks import legal_mask, player_base
 from ..envs.saint_malo.rules import apply_action, pirate_attack
@@ -153,10 +152,29 @@ for _m in range(NUM_DICE + 1):
     OUT_N[_m] = len(OUTCOME_CODES[_m])
     OUT_CODES[_m, :OUT_N[_m]] = OUTCOME_CODES[_m]
     OUT_PROBS[_m, :OUT_N[_m]] = OUTCOME_WAYS[_m] / float(6**_m)
-DICE_SORTED_ARR = np.ascontiguousarray(DICE_SORTED)
 DICE_STATES_ARR = np.ascontiguousarray(DICE_STATES)
 INDEX_OF_CODE = np.ascontiguousarray(STATE_INDEX_OF_CODE)
-_POW6 = np.array([6**f for f in range(6)], dtype=np.int64)
+
+
+def _kept_tables():
+    """The 210 multisets of 0..4 kept dice, and which one each (state, mask) keeps."""
+    codes = np.concatenate(OUTCOME_CODES[:NUM_DICE])
+    sizes = np.concatenate([np.full(len(OUTCOME_CODES[k]), k) for k in range(NUM_DICE)])
+    kept_id = np.full(6**6, -1, dtype=np.int64)
+    kept_id[codes] = np.arange(len(codes))
+    rerolled = (np.arange(NUM_MASKS)[:, None] >> np.arange(NUM_DICE)) & 1      # [32, 5]
+    powers = 6 ** np.asarray(DICE_SORTED, dtype=np.int64)                     # [252, 5]
+    kept_codes = powers @ (1 - rerolled).T                                    # [252, 32]
+    same = np.asarray(DICE_SORTED)[:, 1:] == np.asarray(DICE_SORTED)[:, :-1]  # [252, 4]
+    # EC-21: canonical iff no die is re-rolled while an equal die before it is kept
+    bad = same[:, None, :] & (rerolled[None, :, 1:] == 1) & (rerolled[None, :, :-1] == 0)
+    kept_of = np.where(bad.any(axis=2), -1, kept_id[kept_codes])
+    kept_of[:, 0] = -1
+    return (np.ascontiguousarray(kept_of), codes.astype(np.int64),
+            sizes.astype(np.int64))
+
+
+KEPT_OF, KEPT_CODES, KEPT_SIZES = _kept_tables()
 
 
 # --- static evaluation ---------------------------------------------------------------------
@@ -574,51 +592,47 @@ def dice_values(coins, feasible, values, final_coins, future, opt_sym, opt_k, op
 
 
 @njit
-def _kept_values(v, out_codes, out_probs, out_n, index_of_code):
-    """Expected ``v`` after re-rolling, for every kept multiset K of 0..4 dice (by code).
+def _kept_values(v, kept_codes, kept_sizes, out_codes, out_probs, out_n, index_of_code):
+    """Expected ``v`` after re-rolling, for each kept multiset K of 0..4 dice.
 
     Re-roll values depend only on what is kept, so the 210 kept multisets replace the
     252 x 31 (state, mask) pairs: ``sum_o P(o) v(K + o)`` over the outcomes of 5 - |K| dice.
     """
-    kept = np.zeros(index_of_code.shape[0])
-    for size in range(NUM_DICE):
-        m = NUM_DICE - size
-        for a in range(out_n[size]):
-            code = out_codes[size, a]
-            total = 0.0
-            for j in range(out_n[m]):
-                total += out_probs[m, j] * v[index_of_code[code + out_codes[m, j]]]
-            kept[code] = total
+    kept = np.empty(kept_codes.shape[0])
+    for i in range(kept_codes.shape[0]):
+        code = kept_codes[i]
+        m = NUM_DICE - kept_sizes[i]
+        total = 0.0
+        for j in range(out_n[m]):
+            total += out_probs[m, j] * v[index_of_code[code + out_codes[m, j]]]
+        kept[i] = total
     return kept
 
 
 @njit
-def _kept_code(dice, reroll):
-    code = 0
-    for die in range(NUM_DICE):
-        if not (reroll >> die) & 1:
-            code += _POW6[dice[die]]
-    return code
+def reroll_values(v0, current, rolls_left, kept_of, kept_codes, kept_sizes, out_codes,
+                  out_probs, out_n, index_of_code):
+    """PR-7: value of stopping (index 0) and of each canonical re-roll mask (1..31).
 
-
-@njit
-def reroll_values(v0, current, rolls_left, dice_sorted, out_codes, out_probs, out_n,
-                  index_of_code):
-    """PR-7: value of stopping (index 0) and of each canonical re-roll mask (1..31)."""
+    ``kept_of[s, mask]`` is the kept multiset of dice state s under a canonical mask
+    (-1 for mask 0 and for non-canonical masks).
+    """
     v = v0
     if rolls_left >= 2:
-        kept = _kept_values(v0, out_codes, out_probs, out_n, index_of_code)
+        kept = _kept_values(v0, kept_codes, kept_sizes, out_codes, out_probs, out_n,
+                            index_of_code)
         v = v0.copy()
-        for s in range(dice_sorted.shape[0]):
+        for s in range(kept_of.shape[0]):
             for reroll in range(1, NUM_MASKS):
-                if is_canonical_reroll(dice_sorted[s], reroll):
-                    v[s] = max(v[s], kept[_kept_code(dice_sorted[s], reroll)])
-    kept = _kept_values(v, out_codes, out_probs, out_n, index_of_code)
+                if kept_of[s, reroll] >= 0:
+                    v[s] = max(v[s], kept[kept_of[s, reroll]])
+    kept = _kept_values(v, kept_codes, kept_sizes, out_codes, out_probs, out_n,
+                        index_of_code)
     out = np.full(NUM_MASKS, NEG)
     out[0] = v0[current]
     for reroll in range(1, NUM_MASKS):
-        if is_canonical_reroll(dice_sorted[current], reroll):
-            out[reroll] = kept[_kept_code(dice_sorted[current], reroll)]
+        if kept_of[current, reroll] >= 0:
+            out[reroll] = kept[kept_of[current, reroll]]
     return out
 
 
@@ -673,8 +687,8 @@ class SaintMaloGreedyAgent(Agent):
         dice = state[G_DICE:G_DICE + NUM_DICE]
         current = int(INDEX_OF_CODE[code_of_faces(dice)])
         rolls_left = MAX_ROLLS - int(state[G_ROLLS_USED])
-        return reroll_values(v0, current, rolls_left, DICE_SORTED_ARR, OUT_CODES, OUT_PROBS,
-                             OUT_N, INDEX_OF_CODE)
+        return reroll_values(v0, current, rolls_left, KEPT_OF, KEPT_CODES, KEPT_SIZES,
+                             OUT_CODES, OUT_PROBS, OUT_N, INDEX_OF_CODE)
 
     @staticmethod
     def _board_key(state: np.ndarray) -> bytes:
