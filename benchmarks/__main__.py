@@ -2,4 +2,4 @@
 
 from .speed import main
 
-main()
+raise SystemExit(main())

@@ -65,9 +65,8 @@ def check_report(report: dict) -> None:
 def test_quick_run_writes_well_formed_json(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(speed, "QUICK", TINY)
     out = tmp_path / "speed.json"
-    report = speed.main(["--quick", "--out", str(out)])
-    check_report(report)
-    assert json.loads(out.read_text()) == json.loads(json.dumps(report))
+    assert speed.main(["--quick", "--out", str(out)]) == 0    # the exit status the CLI uses
+    check_report(json.loads(out.read_text()))
     printed = capsys.readouterr().out
     assert "(a) AEC turns/s" in printed and "(d) start-up" in printed
 
