@@ -86,7 +86,8 @@ class KernelEnv(AECEnv):
         self.state = np.zeros(spec.state_size, dtype=STATE_DTYPE)
         self.rng = new_rng(0)
         self._mask = np.zeros(spec.num_actions, dtype=MASK_DTYPE)
-        self._obs = np.zeros(spec.obs_size, dtype=OBS_DTYPE)
+        self._obs_size, self._num_actions = spec.obs_size, spec.num_actions
+        self._game_over = True
         self._zero_mask = np.zeros(spec.num_actions, dtype=MASK_DTYPE)
         self._final = np.zeros(self.num_players, dtype=np.float64)
         self.agents = []
@@ -110,6 +111,7 @@ class KernelEnv(AECEnv):
         self._begin_episode()
 
     def _begin_episode(self):
+        self._game_over = False
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -120,24 +122,29 @@ class KernelEnv(AECEnv):
 
     def step(self, action):
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._game_over:
             self._was_dead_step(action)
             return
-        self._check_legal(agent, action)
-        self._cumulative_rewards[agent] = 0.0
+        # Fast path for a plain legal int; anything else gets the full check and message.
+        if type(action) is not int or not 0 <= action < self._num_actions \
+                or not self._mask[action]:
+            self._check_legal(agent, action)
         to_move = self._env_step(self.state, int(action), self.rng, self._mask)
-        if to_move == TERMINAL:
-            self._finish()
-        else:
+        if to_move >= 0:
+            # Rewards come only at the end, so every cumulative reward is still 0 here.
             self.agent_selection = self.possible_agents[to_move]
-        self._accumulate_rewards()
+        else:
+            self._cumulative_rewards[agent] = 0.0
+            self._finish()
+            self._accumulate_rewards()
 
     def observe(self, agent):
         seat = self.agent_name_mapping[agent]
-        self._observe(self.state, seat, self._obs)
-        on_turn = agent == self.agent_selection and not self.terminations.get(agent, True)
+        observation = np.empty(self._obs_size, dtype=OBS_DTYPE)
+        self._observe(self.state, seat, observation)
+        on_turn = agent == self.agent_selection and not self._game_over
         return {
-            "observation": self._obs.copy(),
+            "observation": observation,
             "action_mask": (self._mask if on_turn else self._zero_mask).copy(),
         }
 
@@ -207,7 +214,7 @@ class KernelEnv(AECEnv):
         """An independent copy of this env, mid-game included."""
         twin = self.__class__.__new__(self.__class__)
         twin.__dict__.update(self.__dict__)
-        for name in ("state", "rng", "_mask", "_obs", "_final"):
+        for name in ("state", "rng", "_mask", "_final"):
             setattr(twin, name, getattr(self, name).copy())
         for name in ("agents", "possible_agents"):
             setattr(twin, name, list(getattr(self, name)))
@@ -247,6 +254,7 @@ class KernelEnv(AECEnv):
             )
 
     def _finish(self):
+        self._game_over = True
         scores = np.zeros(self.num_players, dtype=np.int64)
         tiebreaks = np.zeros(self.num_players, dtype=np.int64)
         self._scores(self.state, scores)

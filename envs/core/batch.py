@@ -13,7 +13,7 @@ other compiled functions as values), and the generic loop it calls is cached on 
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numba
 import numpy as np
@@ -92,7 +92,7 @@ def random_playouts_loop(num_games, num_players, config, start_seat, rng, state,
     return decisions
 
 
-@lru_cache(maxsize=None)
+@cache
 def compiled_loops(spec: GameSpec):
     """Per-game wrappers binding the game's kernels into the generic loops."""
     k = spec.kernels

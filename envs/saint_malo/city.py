@@ -6,8 +6,6 @@ bitboards are int64 with bit ``7r + c`` (49 bits, so no sign trouble).
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..core.jit import njit
 from .data import (
     C_CHURCH_T,
@@ -136,38 +134,62 @@ def defence(state, base):
 @njit
 def church_rows_score(state, base):
     """SM-11.4: greedy rows 1..L over the church sizes; row of length L scores T[L]."""
-    counts = np.zeros(6, dtype=np.int64)
+    # Counted in locals, not an array: this runs in every observation (score if ended now).
+    n1 = n2 = n3 = n4 = n5 = 0
     for cell in range(NUM_CELLS):
-        code = state[base + P_BOARD + cell]
-        if CHURCH_1 <= code <= CHURCH_1 + 4:
-            counts[code - CHURCH_1 + 1] += 1
-    return church_rows_value(counts, state[C_CHURCH_T:C_CHURCH_T + 6])
+        size = state[base + P_BOARD + cell] - CHURCH_1 + 1
+        if size == 1:
+            n1 += 1
+        elif size == 2:
+            n2 += 1
+        elif size == 3:
+            n3 += 1
+        elif size == 4:
+            n4 += 1
+        elif size == 5:
+            n5 += 1
+    return church_rows_of(n1, n2, n3, n4, n5, state[C_CHURCH_T:C_CHURCH_T + 6])
+
+
+@njit
+def church_rows_of(n1, n2, n3, n4, n5, row_values):
+    """Row q has length max{L : n_j >= q for all j <= L} (SM-11.4); sum T[length]."""
+    total = 0
+    for row in range(1, n1 + 1):
+        length = 1
+        if n2 >= row:
+            length = 2
+            if n3 >= row:
+                length = 3
+                if n4 >= row:
+                    length = 4
+                    if n5 >= row:
+                        length = 5
+        total += row_values[length]
+    return total
 
 
 @njit
 def church_rows_value(size_counts, row_values):
     """Score of churches with ``size_counts[s]`` churches of size s (index 1..5)."""
-    total = 0
-    row = 1
-    while size_counts[1] >= row:
-        length = 1
-        while length < 5 and size_counts[length + 1] >= row:
-            length += 1
-        total += row_values[length]
-        row += 1
-    return total
+    return church_rows_of(size_counts[1], size_counts[2], size_counts[3], size_counts[4],
+                          size_counts[5], row_values)
 
 
 @njit
 def end_score(state, base):
     """SM-11.3: the VP track plus the final-scoring terms, as if the game ended now."""
-    empty = popcount(empty_bb(state, base))
-    score = state[base + P_VP]
-    if empty == 0:
+    return score_from_parts(state, base, popcount(empty_bb(state, base)),
+                            church_rows_score(state, base))
+
+
+@njit
+def score_from_parts(state, base, empty_spaces, church_rows):
+    score = state[base + P_VP] + church_rows
+    if empty_spaces == 0:
         score += 5
     score += state[base + P_COINS] // 2                  # EC-11
     score += state[base + P_LOGS]
-    score += church_rows_score(state, base)
     score -= 5 * state[base + P_CANNONS_LOST]            # EC-19: never clamped
     return score
 

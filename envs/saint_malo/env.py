@@ -18,7 +18,8 @@ Observation: see ``observe.py`` (seats rotated so the observer is first, padded 
 Rule options (spec §16; defaults from the X1 reconstruction, see ``data.DEFAULT_OPTIONS``):
 ``tower_rewards``, ``start_crates``, ``church_row_values``, ``attack_strengths``,
 ``boxes_per_player``, ``start_coins``, ``start_logs``, ``dedupe_rerolls``.
-Env options: ``num_players``, ``render_mode`` ("human" prints the text board, "ansi", "rgb_array"), ``reward_scheme``,
+Env options: ``num_players``, ``render_mode`` ("human" prints the text board, "ansi",
+"rgb_array"), ``reward_scheme``,
 ``margin_scale``, ``start_seat`` (a seat or "random"), and in ``env()`` ``illegal``
 ("raise" | "penalty").
 

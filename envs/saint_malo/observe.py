@@ -19,12 +19,18 @@ Layout (float32, ``OBS_SIZE`` = 3,924):
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..core.contract import H_NUM_PLAYERS, H_PHASE
 from ..core.jit import njit
-from .city import defence, empty_bb, end_score, popcount
+from .city import church_rows_value, defence, lowest_cell, score_from_parts
 from .data import (
     C_BOXES_PER_PLAYER,
+    C_CHURCH_T,
     C_STRENGTH,
+    CHURCH_1,
+    CITIZEN,
+    EMPTY,
     G_ACTIVE,
     G_ARCHITECT_CELL,
     G_ATTACKS_DONE,
@@ -73,23 +79,31 @@ def observe(state, seat, out):
 @njit
 def write_player(state, player, out, at):
     base = PLAYERS_BASE + player * PLAYER_SIZE
+    # One pass over the city gives the planes, the empty count and the church sizes.
+    empty = 0
+    churches = np.zeros(6, dtype=np.int64)
     for cell in range(NUM_CELLS):
         code = state[base + P_BOARD + cell]
         if code > 0:
             out[at + (code - 1) * NUM_CELLS + cell] = 1.0
+            if CHURCH_1 <= code < CITIZEN:
+                churches[code - CHURCH_1 + 1] += 1
+        elif code == EMPTY:
+            empty += 1
+    rows = church_rows_value(churches, state[C_CHURCH_T:C_CHURCH_T + 6])
     at += NUM_CELLS * OBS_CELL_CHANNELS
     out[at] = 1.0
     out[at + 1] = state[base + P_COINS] / 10.0
     out[at + 2] = state[base + P_LOGS] / 10.0
     out[at + 3] = state[base + P_VP] / 50.0
-    out[at + 4] = end_score(state, base) / 50.0
+    out[at + 4] = score_from_parts(state, base, empty, rows) / 50.0
     out[at + 5] = state[base + P_CANNONS_LOST] / 6.0
     out[at + 6] = state[base + P_SOLDIERS] / 5.0
     out[at + 7] = defence(state, base) / 13.0
     for side in range(4):
         out[at + 8 + side] = (state[base + P_SIDES_DONE] >> side) & 1
         out[at + 12 + side] = (state[base + P_SIDES_BROKEN] >> side) & 1
-    out[at + 16] = popcount(empty_bb(state, base)) / 45.0
+    out[at + 16] = empty / 45.0
     out[at + 17] = 1.0 if player == state[G_ACTIVE] else 0.0
     out[at + 18] = 1.0 if player == state[G_START_SEAT] else 0.0
 
@@ -107,8 +121,10 @@ def write_global(state, out, at):
     at += NUM_CELL_CODES
     out[at] = state[G_PENDING_LEFT] / 5.0
     at += 1
-    for cell in range(NUM_CELLS):
-        out[at + cell] = (state[G_PLACED_BB] >> cell) & 1
+    placed = state[G_PLACED_BB]
+    while placed:
+        out[at + lowest_cell(placed)] = 1.0
+        placed &= placed - 1
     at += NUM_CELLS
     if state[G_ARCHITECT_CELL] >= 0:
         out[at + state[G_ARCHITECT_CELL]] = 1.0

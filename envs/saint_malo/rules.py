@@ -173,6 +173,18 @@ def sample_chance(state, rng):
 
 
 @njit
+def sort_dice(state):
+    """Insertion sort of the five dice in place (no allocation on the hot path)."""
+    for i in range(G_DICE + 1, G_DICE + NUM_DICE):
+        face = state[i]
+        j = i - 1
+        while j >= G_DICE and state[j] > face:
+            state[j + 1] = state[j]
+            j -= 1
+        state[j + 1] = face
+
+
+@njit
 def apply_chance(state, code):
     """Give the re-rolled dice the faces of the multiset ``code``; keep dice sorted."""
     counts = np.zeros(6, dtype=np.int64)
@@ -184,7 +196,7 @@ def apply_chance(state, code):
                 face += 1
             state[G_DICE + die] = face
             counts[face] -= 1
-    state[G_DICE:G_DICE + NUM_DICE] = np.sort(state[G_DICE:G_DICE + NUM_DICE])
+    sort_dice(state)
     state[G_ROLLS_USED] += 1
     state[G_ROLL_MASK] = 0
     # SM-5.6: after the third roll the faces are final.
@@ -363,7 +375,9 @@ def continue_turn(state):
 def end_turn(state):
     """SM-9: mark swords, resolve attacks; SM-11: end trigger and the last round."""
     num_players = state[H_NUM_PLAYERS]
-    swords = face_counts(state)[SWORD]
+    swords = 0
+    for die in range(NUM_DICE):
+        swords += state[G_DICE + die] == SWORD
     row_length = state[C_BOXES_PER_PLAYER] * num_players
     attacks = 0
     for _ in range(swords):
