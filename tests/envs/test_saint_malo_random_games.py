@@ -13,13 +13,11 @@ import itertools
 
 import numpy as np
 import pytest
-
 from meeplezoo.envs.core.contract import H_NUM_PLAYERS, H_TO_MOVE, TERMINAL
-from meeplezoo.envs.core.state_io import state_from_json, state_to_json
 from meeplezoo.envs.core.rng import new_rng
-from meeplezoo.envs.saint_malo import SPEC
+from meeplezoo.envs.core.state_io import state_from_json, state_to_json
+from meeplezoo.envs.saint_malo import SPEC, rules
 from meeplezoo.envs.saint_malo import data as D
-from meeplezoo.envs.saint_malo import rules
 from meeplezoo.envs.saint_malo.options import make_config
 from meeplezoo.envs.saint_malo.validate import validate_state
 
