@@ -1,4 +1,4 @@
-"""Agents by name, as the CLI and the arena write them: ``random``, ``greedy``."""
+"""Agents by name, as the CLI and the arena write them: ``random``, ``greedy``, ``mcts:200``."""
 
 from __future__ import annotations
 
@@ -14,9 +14,42 @@ def _greedy(game: str, seed: int | None) -> Agent:
     return SaintMaloGreedyAgent(seed=seed)
 
 
+MCTS_OPTIONS = {"depth": ("rollout_depth", int), "c": ("c", float), "nodes": ("max_nodes", int),
+                "chance": ("chance", str), "rollout": ("rollout", str),
+                "reuse": ("reuse", lambda v: v.lower() in ("1", "true", "yes"))}
+
+
+def _mcts(game: str, seed: int | None, arguments: str) -> Agent:
+    """``mcts:N`` (N simulations) or ``mcts:2.5s`` (seconds), then ``,key=value`` options:
+    depth (rollout depth), c, nodes, chance (sample|stratified), rollout, reuse."""
+    from .mcts import MCTSAgent
+
+    budget, *options = arguments.split(",") if arguments else ["200"]
+    kwargs: dict = {"seed": seed}
+    try:
+        if budget.endswith("s"):
+            kwargs["seconds"] = float(budget[:-1])
+            kwargs["simulations"] = 1
+        else:
+            kwargs["simulations"] = int(budget)
+        for option in options:
+            key, value = option.split("=", 1)
+            name, cast = MCTS_OPTIONS[key]
+            kwargs[name] = cast(value)
+    except (ValueError, KeyError):
+        raise ValueError(
+            f"bad MCTS spec 'mcts:{arguments}'; write mcts:N or mcts:Xs, then ,key=value "
+            f"with keys {', '.join(MCTS_OPTIONS)}"
+        ) from None
+    agent = MCTSAgent(**kwargs)
+    agent.name = f"mcts:{arguments}"
+    return agent
+
+
 _FACTORIES = {
-    "random": lambda game, seed: RandomAgent(seed=seed),
-    "greedy": _greedy,
+    "random": lambda game, seed, arguments: RandomAgent(seed=seed),
+    "greedy": lambda game, seed, arguments: _greedy(game, seed),
+    "mcts": _mcts,
 }
 
 
@@ -26,7 +59,7 @@ def agent_names() -> list[str]:
 
 def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
     """An agent from its name, e.g. ``make_agent("greedy", "saint_malo_v0", seed=1)``."""
-    name = spec.split(":", 1)[0]
+    name, _, arguments = spec.partition(":")
     if name not in _FACTORIES:
         raise ValueError(f"unknown agent {spec!r}; known: {', '.join(agent_names())}")
-    return _FACTORIES[name](game, seed)
+    return _FACTORIES[name](game, seed, arguments)

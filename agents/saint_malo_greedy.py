@@ -106,7 +106,7 @@ from ..envs.saint_malo.rules import apply_action, pirate_attack
 from .base import Agent
 
 # --- evaluation weights (VP units) ---------------------------------------------------------
-COIN_W = 0.3            # a coin beyond its end value floor(coins / 2): it buys changes
+COIN_W = 0.6            # a coin beyond its end value floor(coins / 2): it buys changes
 LOG_W = 0.8             # a log beyond its 1 VP, for the first 3 logs (one architect's worth)
 LOG_W_EXTRA = 0.3       # logs 4..6
 DEFENCE_DECAY = 0.85    # weight of holding against an attack, per expected round until it
@@ -116,7 +116,7 @@ SIDE_GROWTH = 0.6       # ... and grows with the square of its walls
 SIDE_DEFENCE = 3.0      # the +2 defence of a completed side, priced for the side potential
 MERCHANT_W = 0.25       # per crate around the best empty cell
 JUGGLER_W = 0.4         # per character type around the best empty cell
-PRIEST_W = 0.2          # per church around the best empty cell
+PRIEST_W = 1.0          # per church around the best empty cell
 CHURCH_W = 0.5          # per church not (yet) in a scoring row
 SPACE_W = 0.03          # per cell of the largest empty region
 BONUS_PENDING = 3.0     # a tower character still to be chosen

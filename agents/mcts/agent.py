@@ -1,0 +1,177 @@
+"""``MCTSAgent``: the compiled search as an agent, with subtree reuse and a leaf hook.
+
+Budget by simulations (``simulations=200``) or by time (``seconds=0.5``); deterministic
+for a given seed.  ``evaluator(states, masks) -> (values [B, P], priors [B, A])`` switches
+to PUCT with batched leaf evaluation (a network plugs in here); without it, leaves are
+valued by rollouts (random, or the game's heuristic policy when ``rollout="heuristic"``
+and the game provides one).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from functools import cache
+
+import numba
+import numpy as np
+
+from meeplezoo.envs.core.contract import H_NUM_PLAYERS, MASK_DTYPE, GameSpec
+from meeplezoo.envs.core.rng import new_rng
+
+from ..base import Agent
+from . import search
+from .reuse import find_position
+from .tree import M_ROOT, Tree
+
+
+@cache
+def compiled_search(spec: GameSpec, policy_name: str = "random"):
+    """Wrappers binding one game's kernels into the generic search (built once per game)."""
+    k = spec.kernels
+    legal, apply_action = k["legal_mask"], k["apply_action"]
+    sample, apply_chance, outcomes = k["sample_chance"], k["apply_chance"], k["chance_outcomes"]
+    scores, tiebreaks = k["scores"], k["tiebreaks"]
+    if policy_name == "random":
+        policy = search.random_policy
+    elif "rollout_policy" in k:
+        policy = k["rollout_policy"]
+    else:
+        raise ValueError(f"{spec.name} has no heuristic rollout policy")
+
+    @numba.njit(nogil=True)
+    def simulate(n, root_state, nodes, values, edges, priors, meta, params, rng, state, mask,
+                 codes, probs):
+        search.simulate(n, root_state, nodes, values, edges, priors, meta, params, rng, state,
+                        mask, codes, probs, legal, apply_action, sample, apply_chance,
+                        outcomes, scores, tiebreaks, policy)
+
+    @numba.njit(nogil=True)
+    def select_leaves(batch, root_state, nodes, values, edges, priors, meta, params, rng,
+                      leaf_states, leaf_nodes, leaf_values, terminal, mask, codes, probs):
+        search.select_leaves(batch, root_state, nodes, values, edges, priors, meta, params,
+                             rng, leaf_states, leaf_nodes, leaf_values, terminal, mask, codes,
+                             probs, legal, apply_action, sample, apply_chance, outcomes,
+                             scores, tiebreaks)
+
+    @numba.njit(nogil=True)
+    def find(old_root_state, target, nodes, edges, meta, max_depth):
+        return find_position(old_root_state, target, nodes, edges, meta, max_depth,
+                             apply_action, apply_chance)
+
+    @numba.njit(nogil=True)
+    def masks_of(states, masks):
+        for row in range(states.shape[0]):
+            legal(states[row], masks[row])
+
+    return simulate, select_leaves, find, masks_of
+
+
+class MCTSAgent(Agent):
+    """Monte Carlo tree search over the game's kernels (see the module docstring)."""
+
+    def __init__(self, simulations: int = 200, seconds: float | None = None,
+                 c: float | None = None, rollout: str = "random", rollout_depth: int = -1,
+                 chance: str = "sample", max_nodes: int = 100_000, reuse: bool = True,
+                 evaluator: Callable | None = None, leaf_batch: int = 16, fpu: float = 0.0,
+                 seed: int | None = None):
+        super().__init__(seed)
+        if simulations < 1 and seconds is None:
+            raise ValueError("simulations must be >= 1 (or give seconds)")
+        if chance not in ("sample", "stratified"):
+            raise ValueError("chance must be 'sample' or 'stratified'")
+        self.simulations, self.seconds = int(simulations), seconds
+        self.rollout, self.reuse, self.evaluator = rollout, reuse, evaluator
+        self.leaf_batch = int(leaf_batch)
+        default_c = 1.5 if evaluator is not None else 2.0
+        self.params = np.array([default_c if c is None else c, 1.0 if evaluator else 0.0,
+                                rollout_depth, 1.0 if chance == "stratified" else 0.0, fpu],
+                               dtype=np.float64)
+        self.tree = Tree(max_nodes)
+        self.name = f"mcts:{simulations}" if seconds is None else f"mcts:{seconds}s"
+        self._root_state: np.ndarray | None = None
+        self.last_simulations = 0
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.tree.clear()
+        self._root_state = None
+
+    # --- acting ---------------------------------------------------------------------------
+
+    def act(self, env) -> int:
+        spec = env.spec
+        state = env.state.copy()
+        self._prepare_root(spec, state)
+        self._search(spec, state)
+        return self.best_action()
+
+    def best_action(self) -> int:
+        """Most visited root move; ties go to the higher mean value."""
+        children = self.tree.root_children()
+        if not children:
+            raise ValueError("the root has no legal move")
+        return max(children, key=lambda c: (c[1], c[2]))[0]
+
+    def _prepare_root(self, spec: GameSpec, state: np.ndarray) -> None:
+        _, _, find, _ = compiled_search(spec, self.rollout)
+        tree = self.tree
+        found = -1
+        if self.reuse and self._root_state is not None and \
+                self._root_state.shape == state.shape:
+            found = int(find(self._root_state, state, tree.nodes, tree.edges, tree.meta, 64))
+        if found > 0:
+            tree.reroot(found)
+        elif found < 0:
+            tree.clear()
+        self._root_state = state
+        self._rng = new_rng(int(self.rng.integers(2**63)))
+
+    def _search(self, spec: GameSpec, state: np.ndarray) -> None:
+        simulate, select_leaves, _, masks_of = compiled_search(spec, self.rollout)
+        tree = self.tree
+        work = np.empty_like(state)
+        mask = np.zeros(spec.num_actions, dtype=MASK_DTYPE)
+        codes = np.zeros(max(spec.max_chance_outcomes, 1), dtype=np.int64)
+        probs = np.zeros(max(spec.max_chance_outcomes, 1), dtype=np.float64)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        chunk = self.leaf_batch if self.evaluator else 64
+        while True:
+            todo = chunk if deadline else min(chunk, self.simulations - done)
+            if todo <= 0:
+                break
+            if self.evaluator is None:
+                simulate(todo, state, tree.nodes, tree.values, tree.edges, tree.priors,
+                         tree.meta, self.params, self._rng, work, mask, codes, probs)
+            else:
+                self._evaluate_leaves(spec, todo, state, select_leaves, masks_of, mask,
+                                      codes, probs)
+            done += todo
+            if deadline and time.perf_counter() >= deadline and done >= 1:
+                break
+        self.last_simulations = done
+
+    def _evaluate_leaves(self, spec, batch, state, select_leaves, masks_of, mask, codes,
+                         probs):
+        tree = self.tree
+        players = int(state[H_NUM_PLAYERS])
+        leaf_states = np.empty((batch, state.shape[0]), dtype=state.dtype)
+        leaf_nodes = np.zeros(batch, dtype=np.int64)
+        leaf_values = np.zeros((batch, players), dtype=np.float64)
+        terminal = np.zeros(batch, dtype=np.int8)
+        select_leaves(batch, state, tree.nodes, tree.values, tree.edges, tree.priors,
+                      tree.meta, self.params, self._rng, leaf_states, leaf_nodes, leaf_values,
+                      terminal, mask, codes, probs)
+        masks = np.zeros((batch, spec.num_actions), dtype=MASK_DTYPE)
+        masks_of(leaf_states, masks)
+        values, priors = self.evaluator(leaf_states, masks)
+        values = np.asarray(values, dtype=np.float64).reshape(batch, players)
+        leaf_values[terminal == 0] = values[terminal == 0]
+        priors = np.ascontiguousarray(priors, dtype=np.float64).reshape(batch, spec.num_actions)
+        search.finish_leaves(batch, players, tree.nodes, tree.values, tree.edges, tree.priors,
+                             leaf_nodes, leaf_values, priors, True)
+
+    @property
+    def root(self) -> int:
+        return int(self.tree.meta[M_ROOT])
