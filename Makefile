@@ -30,7 +30,9 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
 bench: $(STAMP)
+	$(PY) -m pip install --quiet -e ".[peers]"
 	$(PY) -m meeplezoo.benchmarks.speed
+	$(PY) -m meeplezoo.benchmarks.peers
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache *.egg-info

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from meeplezoo.envs.core.contract import CHANCE, H_PLY
-from meeplezoo.envs.core.jit import njit
+from meeplezoo.envs.core.jit import njit_generic
 
 from .tree import ACTION, CHILD, FIRST_EDGE, M_ROOT, NUM_EDGES, PLAYER
 
 
-@njit
+@njit_generic
 def find_position(old_root_state, target, nodes, edges, meta, max_depth,
                   apply_action, apply_chance):
     """Depth-first search of the expanded tree for ``target``; -1 if it is not there.

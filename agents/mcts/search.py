@@ -21,7 +21,7 @@ import numpy as np
 
 from meeplezoo.envs.core.batch import pick_random_legal
 from meeplezoo.envs.core.contract import CHANCE, H_NUM_PLAYERS, H_TO_MOVE, TERMINAL
-from meeplezoo.envs.core.jit import njit
+from meeplezoo.envs.core.jit import njit, njit_generic
 from meeplezoo.envs.core.rewards import final_rewards
 from meeplezoo.envs.core.rng import rand_float
 
@@ -51,7 +51,7 @@ def random_policy(state, mask, rng):
     return pick_random_legal(mask, rng)
 
 
-@njit
+@njit_generic
 def expand(node, state, nodes, edges, priors, meta, mask, codes, probs,
            legal_mask, chance_outcomes):
     """Create the node's edges.  False when the edge pool is full (the node stays a leaf)."""
@@ -124,7 +124,7 @@ def select_decision_edge(node, nodes, values, edges, priors, params, rng):
     return best
 
 
-@njit
+@njit_generic
 def select_chance_edge(node, state, nodes, edges, priors, params, rng, sample_chance):
     first, count = nodes[node, FIRST_EDGE], nodes[node, NUM_EDGES]
     if params[P_CHANCE_MODE] > 0.5:
@@ -144,7 +144,7 @@ def select_chance_edge(node, state, nodes, edges, priors, params, rng, sample_ch
     return first                                             # unreachable for exact lists
 
 
-@njit
+@njit_generic
 def descend(state, nodes, values, edges, priors, meta, params, rng, mask, codes, probs,
             legal_mask, apply_action, sample_chance, apply_chance, chance_outcomes):
     """Walk from the root to a leaf, replaying moves on ``state``; add and expand one node.
@@ -179,7 +179,7 @@ def descend(state, nodes, values, edges, priors, meta, params, rng, mask, codes,
         node = child
 
 
-@njit
+@njit_generic
 def rollout(state, params, rng, mask, value, legal_mask, apply_action, sample_chance,
             apply_chance, scores, tiebreaks, policy):
     """Play on from ``state`` (to the end, or ``params`` depth) and write seat values."""
@@ -195,7 +195,7 @@ def rollout(state, params, rng, mask, value, legal_mask, apply_action, sample_ch
     terminal_value(state, value, scores, tiebreaks)
 
 
-@njit
+@njit_generic
 def terminal_value(state, value, scores, tiebreaks):
     """Win/loss values (zero-sum, ties shared) from the scores, final or running."""
     players = state[H_NUM_PLAYERS]
@@ -223,7 +223,7 @@ def add_virtual_loss(node, nodes):
         node = nodes[node, PARENT]
 
 
-@njit
+@njit_generic
 def simulate(num_simulations, root_state, nodes, values, edges, priors, meta, params, rng,
              state, mask, codes, probs, legal_mask, apply_action, sample_chance,
              apply_chance, chance_outcomes, scores, tiebreaks, policy):
@@ -240,7 +240,7 @@ def simulate(num_simulations, root_state, nodes, values, edges, priors, meta, pa
         backward(leaf, value, players, nodes, values, 0)
 
 
-@njit
+@njit_generic
 def select_leaves(batch, root_state, nodes, values, edges, priors, meta, params, rng,
                   leaf_states, leaf_nodes, leaf_values, terminal, mask, codes, probs,
                   legal_mask, apply_action, sample_chance, apply_chance, chance_outcomes,

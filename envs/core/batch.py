@@ -19,7 +19,7 @@ import numba
 import numpy as np
 
 from .contract import MASK_DTYPE, OBS_DTYPE, STATE_DTYPE, TERMINAL, GameSpec
-from .jit import njit
+from .jit import njit, njit_generic
 from .rewards import final_rewards, scheme_code
 from .rng import rand_below, spawn_rngs
 
@@ -46,7 +46,7 @@ def random_legal_actions(masks, rng, out):
         out[game] = pick_random_legal(masks[game], rng)
 
 
-@njit
+@njit_generic
 def batch_step_loop(states, actions, rngs, masks, obs, to_move, rewards, done, scores_out,
                     num_players, config, start_seat, scheme, margin_scale, write_obs,
                     env_step, env_reset, observe, scores, tiebreaks):
@@ -68,7 +68,7 @@ def batch_step_loop(states, actions, rngs, masks, obs, to_move, rewards, done, s
             observe(states[game], seat, obs[game])
 
 
-@njit
+@njit_generic
 def batch_reset_loop(states, rngs, masks, obs, to_move, num_players, config, start_seat,
                      write_obs, env_reset, observe):
     for game in range(states.shape[0]):
@@ -78,7 +78,7 @@ def batch_reset_loop(states, rngs, masks, obs, to_move, num_players, config, sta
             observe(states[game], seat, obs[game])
 
 
-@njit
+@njit_generic
 def random_playouts_loop(num_games, num_players, config, start_seat, rng, state, mask,
                          env_reset, env_step):
     """Play ``num_games`` uniformly random games to the end; returns decisions made."""

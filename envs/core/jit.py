@@ -79,3 +79,13 @@ def njit(*args, **kwargs):
     if args and callable(args[0]) and len(args) == 1 and not kwargs.get("_sig"):
         return numba.njit(**kwargs)(args[0])
     return numba.njit(*args, **kwargs)
+
+
+def njit_generic(*args, **kwargs):
+    """``njit`` for kernels that take other compiled functions as arguments (the generic
+    loops: batch stepping, playouts, MCTS).  These are compiled per process, not cached:
+    numba's on-disk index keeps a weak reference to every function-typed argument it has
+    seen, and an index written by a process that used other games' kernels fails to save
+    ("underlying object has vanished").  The game kernels they call stay cached."""
+    kwargs["cache"] = False
+    return njit(*args, **kwargs)
