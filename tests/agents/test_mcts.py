@@ -147,3 +147,43 @@ def test_bad_mcts_specs_are_rejected():
             make_agent(spec, "saint_malo_v0")
     with pytest.raises(ValueError, match="chance"):
         MCTSAgent(chance="average")
+
+
+def connect_four_after(moves):
+    from meeplezoo.benchmarks.connect_four.env import raw_env
+
+    env = raw_env()
+    env.reset(seed=0)
+    for column in moves:
+        env.step(column)
+    return env
+
+
+@pytest.mark.parametrize("moves, expected", [
+    ([0, 6, 0, 6, 0, 5], 0),          # seat 0 to move: complete the column (win now)
+    ([0, 1, 0, 1, 0], 0),             # seat 1 to move: block the column
+    ([3, 0, 4, 0, 5, 6], 2),          # seat 0: the open end of the row wins (2 or 6)
+])
+def test_connect_four_tactics(moves, expected):
+    env = connect_four_after(moves)
+    agent = MCTSAgent(simulations=2000, seed=0)
+    action = agent.act(env)
+    if expected == 2:
+        assert action in (2, 6)
+    else:
+        assert action == expected
+
+
+def test_connect_four_mcts_beats_random():
+    from meeplezoo.benchmarks.connect_four.env import raw_env
+
+    wins = 0
+    for game in range(10):
+        env = raw_env()
+        env.reset(seed=game)
+        mcts, rand = MCTSAgent(simulations=300, seed=game), RandomAgent(seed=game)
+        seats = [mcts, rand] if game % 2 == 0 else [rand, mcts]
+        while not all(env.terminations.values()):
+            env.step(seats[env.agent_name_mapping[env.agent_selection]].act(env))
+        wins += env.rewards[env.possible_agents[seats.index(mcts)]] > 0
+    assert wins >= 9
