@@ -16,12 +16,24 @@ def _greedy(game: str, seed: int | None) -> Agent:
 
 MCTS_OPTIONS = {"depth": ("rollout_depth", int), "c": ("c", float), "nodes": ("max_nodes", int),
                 "chance": ("chance", str), "rollout": ("rollout", str),
-                "reuse": ("reuse", lambda v: v.lower() in ("1", "true", "yes"))}
+                "reuse": ("reuse", lambda v: v.lower() in ("1", "true", "yes")),
+                "leaf": ("leaf_value", str)}
+
+
+def _leaf_value(game: str, name: str):
+    if name == "rollout":
+        return None
+    if name == "heuristic" and game == "saint_malo_v0":
+        from .saint_malo_value import heuristic_value
+
+        return heuristic_value
+    raise ValueError(f"no leaf value {name!r} for {game!r}")
 
 
 def _mcts(game: str, seed: int | None, arguments: str) -> Agent:
     """``mcts:N`` (N simulations) or ``mcts:2.5s`` (seconds), then ``,key=value`` options:
-    depth (rollout depth), c, nodes, chance (sample|stratified), rollout, reuse."""
+    depth (rollout depth), c, nodes, chance (sample|stratified), rollout (random|heuristic),
+    reuse, leaf (rollout|heuristic: value leaves with the game's heuristic)."""
     from .mcts import MCTSAgent
 
     budget, *options = arguments.split(",") if arguments else ["200"]
@@ -41,6 +53,8 @@ def _mcts(game: str, seed: int | None, arguments: str) -> Agent:
             f"bad MCTS spec 'mcts:{arguments}'; write mcts:N or mcts:Xs, then ,key=value "
             f"with keys {', '.join(MCTS_OPTIONS)}"
         ) from None
+    if "leaf_value" in kwargs:
+        kwargs["leaf_value"] = _leaf_value(game, kwargs["leaf_value"])
     agent = MCTSAgent(**kwargs)
     agent.name = f"mcts:{arguments}"
     return agent

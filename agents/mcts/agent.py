@@ -4,7 +4,8 @@ Budget by simulations (``simulations=200``) or by time (``seconds=0.5``); determ
 for a given seed.  ``evaluator(states, masks) -> (values [B, P], priors [B, A])`` switches
 to PUCT with batched leaf evaluation (a network plugs in here); without it, leaves are
 valued by rollouts (random, or the game's heuristic policy when ``rollout="heuristic"``
-and the game provides one).
+and the game provides one), or by a compiled ``leaf_value(state, out)`` (a heuristic
+position value, e.g. ``agents/saint_malo_value.py``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from .tree import M_ROOT, Tree
 
 
 @cache
-def compiled_search(spec: GameSpec, policy_name: str = "random"):
+def compiled_search(spec: GameSpec, policy_name: str = "random", leaf_value=None):
     """Wrappers binding one game's kernels into the generic search (built once per game)."""
     k = spec.kernels
     legal, apply_action = k["legal_mask"], k["apply_action"]
@@ -38,13 +39,14 @@ def compiled_search(spec: GameSpec, policy_name: str = "random"):
         policy = k["rollout_policy"]
     else:
         raise ValueError(f"{spec.name} has no heuristic rollout policy")
+    leaf = search.no_leaf_value if leaf_value is None else leaf_value
 
     @numba.njit(nogil=True)
     def simulate(n, root_state, nodes, values, edges, priors, meta, params, rng, state, mask,
                  codes, probs):
         search.simulate(n, root_state, nodes, values, edges, priors, meta, params, rng, state,
                         mask, codes, probs, legal, apply_action, sample, apply_chance,
-                        outcomes, scores, tiebreaks, policy)
+                        outcomes, scores, tiebreaks, policy, leaf)
 
     @numba.njit(nogil=True)
     def select_leaves(batch, root_state, nodes, values, edges, priors, meta, params, rng,
@@ -74,7 +76,7 @@ class MCTSAgent(Agent):
                  c: float | None = None, rollout: str = "random", rollout_depth: int = -1,
                  chance: str = "sample", max_nodes: int = 100_000, reuse: bool = True,
                  evaluator: Callable | None = None, leaf_batch: int = 16, fpu: float = 0.0,
-                 seed: int | None = None):
+                 leaf_value: Callable | None = None, seed: int | None = None):
         super().__init__(seed)
         if simulations < 1 and seconds is None:
             raise ValueError("simulations must be >= 1 (or give seconds)")
@@ -84,9 +86,10 @@ class MCTSAgent(Agent):
         self.rollout, self.reuse, self.evaluator = rollout, reuse, evaluator
         self.leaf_batch = int(leaf_batch)
         default_c = 1.5 if evaluator is not None else 2.0
+        self.leaf_value = leaf_value
         self.params = np.array([default_c if c is None else c, 1.0 if evaluator else 0.0,
-                                rollout_depth, 1.0 if chance == "stratified" else 0.0, fpu],
-                               dtype=np.float64)
+                                rollout_depth, 1.0 if chance == "stratified" else 0.0, fpu,
+                                1.0 if leaf_value is not None else 0.0], dtype=np.float64)
         self.tree = Tree(max_nodes)
         self.name = f"mcts:{simulations}" if seconds is None else f"mcts:{seconds}s"
         self._root_state: np.ndarray | None = None
@@ -114,7 +117,7 @@ class MCTSAgent(Agent):
         return max(children, key=lambda c: (c[1], c[2]))[0]
 
     def _prepare_root(self, spec: GameSpec, state: np.ndarray) -> None:
-        _, _, find, _ = compiled_search(spec, self.rollout)
+        _, _, find, _ = compiled_search(spec, self.rollout, self.leaf_value)
         tree = self.tree
         found = -1
         if self.reuse and self._root_state is not None and \
@@ -128,7 +131,7 @@ class MCTSAgent(Agent):
         self._rng = new_rng(int(self.rng.integers(2**63)))
 
     def _search(self, spec: GameSpec, state: np.ndarray) -> None:
-        simulate, select_leaves, _, masks_of = compiled_search(spec, self.rollout)
+        simulate, select_leaves, _, masks_of = compiled_search(spec, self.rollout, self.leaf_value)
         tree = self.tree
         work = np.empty_like(state)
         mask = np.zeros(spec.num_actions, dtype=MASK_DTYPE)

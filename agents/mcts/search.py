@@ -10,7 +10,8 @@ child best for itself).
 ``params`` (float64): [0] exploration constant, [1] 1 = PUCT with priors, 0 = UCT,
 [2] rollout depth in decisions (< 0: to the end), [3] chance mode (0 = sample the
 outcome with the game's sampler, 1 = stratified: the outcome furthest below its share of
-visits, an expectation-like low-variance schedule), [4] first-play urgency for PUCT.
+visits, an expectation-like low-variance schedule), [4] first-play urgency for PUCT,
+[5] 1 = value leaves with the compiled ``leaf_value(state, out)`` instead of a rollout.
 """
 
 from __future__ import annotations
@@ -42,8 +43,8 @@ from .tree import (
     reset_node,
 )
 
-P_C, P_PUCT, P_ROLLOUT_DEPTH, P_CHANCE_MODE, P_FPU = range(5)
-PARAM_COUNT = 5
+P_C, P_PUCT, P_ROLLOUT_DEPTH, P_CHANCE_MODE, P_FPU, P_LEAF_VALUE = range(6)
+PARAM_COUNT = 6
 
 
 @njit
@@ -223,11 +224,16 @@ def add_virtual_loss(node, nodes):
         node = nodes[node, PARENT]
 
 
+@njit
+def no_leaf_value(state, out):
+    out[:] = 0.0
+
+
 @njit_generic
 def simulate(num_simulations, root_state, nodes, values, edges, priors, meta, params, rng,
              state, mask, codes, probs, legal_mask, apply_action, sample_chance,
-             apply_chance, chance_outcomes, scores, tiebreaks, policy):
-    """Run simulations with rollouts, all in compiled code."""
+             apply_chance, chance_outcomes, scores, tiebreaks, policy, leaf_value):
+    """Run simulations with rollouts (or a compiled leaf value), all in compiled code."""
     players = root_state[H_NUM_PLAYERS]
     value = np.zeros(players, dtype=np.float64)
     for _ in range(num_simulations):
@@ -235,8 +241,11 @@ def simulate(num_simulations, root_state, nodes, values, edges, priors, meta, pa
         leaf = descend(state, nodes, values, edges, priors, meta, params, rng, mask, codes,
                        probs, legal_mask, apply_action, sample_chance, apply_chance,
                        chance_outcomes)
-        rollout(state, params, rng, mask, value, legal_mask, apply_action, sample_chance,
-                apply_chance, scores, tiebreaks, policy)
+        if params[P_LEAF_VALUE] > 0.5:
+            leaf_value(state, value)
+        else:
+            rollout(state, params, rng, mask, value, legal_mask, apply_action, sample_chance,
+                    apply_chance, scores, tiebreaks, policy)
         backward(leaf, value, players, nodes, values, 0)
 
 

@@ -39,6 +39,7 @@ from .masks import legal_mask
 from .notation import action_to_str
 from .observe import observe
 from .options import make_config
+from .policy import rollout_policy
 from .validate import validate_state
 
 
@@ -71,6 +72,7 @@ SPEC = GameSpec(
         "observe": observe,
         "env_step": rules.env_step,
         "env_reset": rules.env_reset,
+        "rollout_policy": rollout_policy,
     },
     make_config=make_config,
     action_to_str=action_to_str,
