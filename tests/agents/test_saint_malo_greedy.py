@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+
 from meeplezoo.agents.random_agent import RandomAgent
 from meeplezoo.agents.saint_malo_greedy import (
     DICE_STATES_ARR,
@@ -19,8 +20,11 @@ from meeplezoo.agents.saint_malo_greedy import (
     OUT_CODES,
     OUT_N,
     OUT_PROBS,
+    WIN_BONUS,
     SaintMaloGreedyAgent,
+    context,
     reroll_values,
+    static_eval,
 )
 from meeplezoo.envs import saint_malo_v0
 from meeplezoo.envs.core.contract import H_PHASE, H_TO_MOVE
@@ -250,6 +254,22 @@ def test_reroll_dp_matches_the_reference_dp():
                 out = reroll_values(v0, int(current), rolls_left, KEPT_OF, KEPT_CODES,
                                     KEPT_SIZES, OUT_CODES, OUT_PROBS, OUT_N, INDEX_OF_CODE)
                 assert out.max() == pytest.approx(values[rolls_left][current], abs=1e-12)
+
+
+def test_evaluation_of_a_finished_game_is_the_margin_and_the_result():
+    """At the end the evaluation is the exact score margin (its own end-score code agrees
+    with city.end_score) plus or minus the win bonus."""
+    for seed in range(3):
+        env, _ = play(3, [SaintMaloGreedyAgent(seed), RandomAgent(seed), RandomAgent(-~seed)],
+                      seed=40 + seed)
+        scores = env.scores()
+        ranks = [(info["score"], info["tiebreak"]) for info in env.infos.values()]
+        for seat in range(3):
+            margin = scores[seat] - max(np.delete(scores, seat))
+            value = static_eval(env.state, seat, context(env.state, seat))
+            best_other = max(rank for i, rank in enumerate(ranks) if i != seat)
+            result = (ranks[seat] > best_other) - (ranks[seat] < best_other)
+            assert value == pytest.approx(margin + WIN_BONUS * result)
 
 
 def test_agent_name():
