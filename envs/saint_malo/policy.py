@@ -85,6 +85,13 @@ def keep_best_face(state, mask):
 
 @njit
 def best_scoring_option(state, mask, rng):
+    best, _ = best_option(state, mask, rng, 0.01)
+    return best
+
+
+@njit
+def best_option(state, mask, rng, jitter):
+    """The scoring option with the best rough value (and that value, PASS = 0)."""
     counts = np.zeros(6, dtype=np.int64)
     for die in range(NUM_DICE):
         counts[state[G_DICE + die]] += 1
@@ -103,8 +110,8 @@ def best_scoring_option(state, mask, rng):
             face = 1 + (action - A_LOG) // 5
             k = (action - A_LOG) % 5 + 1
             value = PER_DIE[face] * k + OPTION_BASE[face] - max(0, k - counts[face])
-        value += 0.01 * rand_float(rng)                 # random tie-break
+        if jitter > 0.0:
+            value += jitter * rand_float(rng)           # random tie-break
         if value > best_value:
             best, best_value = action, value
-    return best
-
+    return best, best_value
