@@ -1,8 +1,8 @@
-"""The ``meeplezoo`` command line: ``demo``, ``games``, ``bench``.
+"""The ``meeplezoo`` command line: ``demo``, ``games``, ``arena``, ``bench``.
 
 ``meeplezoo demo`` plays a few Saint Malo games between the built-in bots and prints the
-results and the final board of the last game.  Later releases add ``train``, ``arena`` and
-``play`` here.
+results and the final board of the last game; ``meeplezoo arena saint_malo --agents
+random greedy mcts:200 --games 50`` rates agents against each other.
 """
 
 from __future__ import annotations
@@ -57,6 +57,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=demo)
     p = commands.add_parser("games", help="list the games")
     p.set_defaults(handler=lambda args: print("\n".join(names())) or 0)
+    from meeplezoo.benchmarks import arena as arena_command  # light: stdlib + numpy at import
+
+    p = commands.add_parser("arena", help="round-robin matches and strength ratings")
+    arena_command.add_arguments(p)
+    p.set_defaults(handler=arena_command.run)
     p = commands.add_parser("bench", help="speed benchmarks (see BENCHMARKS.md)")
     p.add_argument("--quick", action="store_true")
     p.set_defaults(handler=bench)

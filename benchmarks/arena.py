@@ -1,0 +1,347 @@
+"""The arena: round-robin matches between agents, with seat rotation and duplicate seeds.
+
+    meeplezoo arena saint_malo_v0 --agents random greedy mcts:200 --games 50 --workers 2
+
+**Tables.**  With two players, every pair of agents is a table.  With P > 2 players, every
+set of P distinct agents is a table (C(n, P) tables); when fewer than P agents are given,
+every multiset of P of them with at least two different agents (for ``random greedy`` at
+three players: random-random-greedy and random-greedy-greedy).
+
+**Deals.**  ``--games N`` is the number of deals per table: seeds ``S, S+1, … S+N-1``.  A deal
+is played once in each seat arrangement of its table — both orders for two players, the P
+cyclic rotations for more (``--rotation all``: every distinct permutation) — always with the
+same env seed, so every arrangement sees the same dice and draws (duplicate games: the
+luck of the deal cancels out).  A table thus plays N × arrangements games.
+
+**Resuming.**  Each finished game is appended to ``OUT/<game>_<P>p.jsonl`` at once; a game
+is known by (game, players, seats in order, seed), and a rerun skips every game already in
+the file — interrupt it and run it again, or raise ``--games`` or add an agent and only the
+new games are played.  Games run in ``--workers`` processes (spawned); each agent's first
+game is played in the main process, so its kernels compile once into numba's on-disk cache
+and every worker then loads them in about a second.
+
+Afterwards every recorded game among the requested agents (earlier runs' too) is rated
+(``ratings.py``: Bradley–Terry Elo for two players, OpenSkill Plackett–Luce for more, anchor
+at 0, bootstrap intervals, Wilson head-to-head) and written to
+``OUT/<game>_<P>p_summary.json``, printed as a table and plotted to
+``OUT/<game>_<P>p_ratings.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import multiprocessing
+import os
+import shlex
+import sys
+import time
+import zlib
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+# --------------------------------------------------------------------------- scheduling
+
+
+def resolve_game(name: str) -> str:
+    """A registered env name, accepting ``saint_malo`` for ``saint_malo_v0``."""
+    from meeplezoo.envs import names
+
+    known = names()
+    if name in known:
+        return name
+    versions = sorted(n for n in known if n.rsplit("_v", 1)[0] == name)
+    if versions:
+        return versions[-1]
+    raise ValueError(f"unknown game {name!r}; available: {', '.join(known)}")
+
+
+def tables_for(agents: Sequence[str], num_players: int) -> list[tuple[str, ...]]:
+    """The tables of a round robin (see the module docstring), each sorted by name.
+
+    Sorting makes a table's seat rotations independent of the order the agents are listed
+    in, so a rerun with the agents reordered still finds its finished games.
+    """
+    agents = sorted(set(agents))
+    if len(agents) < 2:
+        raise ValueError("an arena needs at least two different agents")
+    if len(agents) >= num_players:
+        return list(itertools.combinations(agents, num_players))
+    return [t for t in itertools.combinations_with_replacement(agents, num_players)
+            if len(set(t)) > 1]
+
+
+def arrangements(table: Sequence[str], rotation: str = "cyclic") -> list[tuple[str, ...]]:
+    """The distinct seat orders a table is played in: cyclic rotations or all permutations."""
+    if rotation == "all" or len(table) == 2:
+        orders: Iterable = itertools.permutations(table)
+    elif rotation == "cyclic":
+        orders = (tuple(table[k:]) + tuple(table[:k]) for k in range(len(table)))
+    else:
+        raise ValueError(f"unknown rotation {rotation!r}; choose 'cyclic' or 'all'")
+    return list(dict.fromkeys(tuple(o) for o in orders))
+
+
+def schedule(game: str, agents: Sequence[str], num_players: int, games: int, seed: int = 0,
+             rotation: str = "cyclic") -> list[dict]:
+    """Every game of the round robin, deal-major so an interrupted run stays balanced."""
+    tables = tables_for(agents, num_players)
+    return [{"game": game, "num_players": num_players, "table": list(table),
+             "seats": list(seats), "seed": seed + deal}
+            for deal in range(games) for table in tables
+            for seats in arrangements(table, rotation)]
+
+
+def game_key(record: dict) -> tuple:
+    return (record["game"], record["num_players"], tuple(record["seats"]), record["seed"])
+
+
+def agent_seed(seed: int, seats: Sequence[str], seat: int) -> int:
+    """Each seat's own generator seed: fixed by the deal, the seating and the seat."""
+    mix = zlib.crc32("|".join(seats).encode())
+    return int(np.random.SeedSequence([seed, seat, mix]).generate_state(1)[0])
+
+
+# ------------------------------------------------------------------------------ playing
+
+_AGENTS: dict[tuple, object] = {}       # per process: agents are built once and reset per game
+
+
+def play_one(job: dict) -> dict:
+    """Play one scheduled game; the record that goes to the JSONL file."""
+    from meeplezoo.agents.registry import make_agent
+    from meeplezoo.envs import make
+
+    game, seats, seed = job["game"], job["seats"], job["seed"]
+    started = time.perf_counter()
+    agents = []
+    for seat, spec in enumerate(seats):
+        key = (game, spec, seats[:seat].count(spec))
+        if key not in _AGENTS:
+            _AGENTS[key] = make_agent(spec, game, seed=0)
+        agent = _AGENTS[key]
+        agent.reset(seed=agent_seed(seed, seats, seat))
+        agents.append(agent)
+    env = make(game, num_players=len(seats))
+    env.reset(seed=seed)
+    think = [0.0] * len(seats)
+    moves = [0] * len(seats)
+    while not all(env.terminations.values()):
+        seat = env.agent_name_mapping[env.agent_selection]
+        tick = time.perf_counter()
+        action = agents[seat].act(env)
+        think[seat] += time.perf_counter() - tick
+        moves[seat] += 1
+        env.step(action)
+    order = env.possible_agents
+    scores = [int(env.infos[a]["score"]) for a in order]
+    tiebreaks = [int(env.infos[a].get("tiebreak", 0)) for a in order]
+    ranks = [1 + sum((scores[j], tiebreaks[j]) > (scores[i], tiebreaks[i])
+                     for j in range(len(order))) for i in range(len(order))]
+    return {**job, "scores": scores, "tiebreaks": tiebreaks,
+            "rewards": [float(env.rewards[a]) for a in order], "ranks": ranks,
+            "decisions": sum(moves), "seat_decisions": moves,
+            "seat_seconds": [round(t, 6) for t in think],
+            "seconds": round(time.perf_counter() - started, 6)}
+
+
+def load_records(path: Path) -> list[dict]:
+    """The records in a JSONL file; a line cut short by a crash is skipped."""
+    records = []
+    if path.exists():
+        for line in path.read_text().splitlines():
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return records
+
+
+class _Progress:
+    """tqdm when installed, else a line every ``every`` seconds with the ETA."""
+
+    def __init__(self, total: int, enabled: bool, every: float = 10.0):
+        self.total, self.done, self.enabled, self.every = total, 0, enabled, every
+        self.started = self.last = time.perf_counter()
+        self.bar = None
+        if enabled:
+            try:
+                from tqdm import tqdm
+                self.bar = tqdm(total=total, unit="game", dynamic_ncols=True, file=sys.stderr)
+            except ImportError:
+                pass
+
+    def update(self) -> None:
+        self.done += 1
+        if self.bar is not None:
+            self.bar.update()
+            return
+        now = time.perf_counter()
+        if self.enabled and (now - self.last >= self.every or self.done == self.total):
+            self.last = now
+            rate = self.done / max(now - self.started, 1e-9)
+            eta = (self.total - self.done) / max(rate, 1e-9)
+            print(f"arena: {self.done}/{self.total} games, {rate:.2f} games/s, "
+                  f"ETA {eta:.0f} s", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def check_setup(game: str, agents: Sequence[str], num_players: int) -> str:
+    """Validate everything before any worker starts; the resolved game name."""
+    from meeplezoo.agents.registry import make_agent
+    from meeplezoo.envs import make
+
+    game = resolve_game(game)
+    if len(set(agents)) != len(agents):
+        raise ValueError(f"an agent is listed twice in {list(agents)}")
+    for spec in agents:
+        make_agent(spec, game, seed=0)              # unknown or malformed specs raise here
+    make(game, num_players=num_players)             # so does a bad player count
+    return game
+
+
+def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int = 10,
+              out: str | Path = "arena_results", seed: int = 0, workers: int | None = None,
+              rotation: str = "cyclic", progress: bool = True) -> tuple[Path, list[dict]]:
+    """Play every game of the round robin not yet in the JSONL file.
+
+    Returns the file and the records of this game, player count and agent set (old and new).
+    """
+    game = check_setup(game, agents, num_players)
+    arrangements(agents[:num_players], rotation)              # a bad rotation raises early
+    path = Path(out) / f"{game}_{num_players}p.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    done = {game_key(r) for r in load_records(path) if "seats" in r}
+    todo = [job for job in schedule(game, agents, num_players, games, seed, rotation)
+            if game_key(job) not in done]
+    workers = workers or min(2, os.cpu_count() or 1)
+    bar = _Progress(len(todo), progress)
+    try:
+        with path.open("a") as sink:
+            if workers <= 1 or len(todo) <= 1:
+                _drain(map(play_one, todo), sink, bar)
+            else:
+                # Each agent's first game runs here, so its kernels compile (or load from
+                # numba's cache) once, instead of in every worker at the same moment.
+                first, seen = [], set()
+                for job in todo:
+                    if not set(job["seats"]) <= seen:
+                        first.append(job)
+                        seen |= set(job["seats"])
+                _drain(map(play_one, first), sink, bar)
+                rest = [job for job in todo if not any(job is f for f in first)]
+                if rest:
+                    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+                        _drain(pool.imap_unordered(play_one, rest), sink, bar)
+    finally:
+        bar.close()
+    wanted = set(agents)
+    records = [r for r in load_records(path) if r.get("game") == game
+               and r.get("num_players") == num_players and set(r["seats"]) <= wanted]
+    return path, records
+
+
+def _drain(results: Iterable[dict], sink, bar: _Progress) -> None:
+    for record in results:
+        sink.write(json.dumps(record) + "\n")
+        sink.flush()
+        bar.update()
+
+
+# ---------------------------------------------------------------------------- reporting
+
+
+def timing(records: Sequence[dict]) -> dict:
+    """Medians over games (robust to the first games' compilation): seconds per game,
+    decisions per game and each agent's thinking time per decision."""
+    per_decision: dict[str, list[float]] = {}
+    for r in records:
+        for spec, seconds, moves in zip(r["seats"], r["seat_seconds"], r["seat_decisions"],
+                                        strict=True):
+            if moves:
+                per_decision.setdefault(spec, []).append(seconds / moves)
+    return {"seconds_per_game": float(np.median([r["seconds"] for r in records])),
+            "decisions_per_game": float(np.median([r["decisions"] for r in records])),
+            "seconds_per_decision": {s: float(np.median(v)) for s, v in per_decision.items()}}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help="e.g. saint_malo_v0 (or saint_malo)")
+    parser.add_argument("--agents", nargs="+", required=True,
+                        help="agent specs, e.g. random greedy mcts:200")
+    parser.add_argument("--games", type=int, default=10,
+                        help="deals per table; each is played in every seat arrangement")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--out", default="arena_results", help="folder for JSONL/JSON/PNG")
+    parser.add_argument("--seed", type=int, default=0, help="first deal's env seed")
+    parser.add_argument("--anchor", default=None,
+                        help="agent rated 0 (default: random if playing, else the first)")
+    parser.add_argument("--rotation", choices=("cyclic", "all"), default="cyclic",
+                        help="seat arrangements for 3+ players")
+    parser.add_argument("--resamples", type=int, default=200, help="bootstrap resamples")
+    parser.add_argument("--no-plot", action="store_true")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The command that makes these results, for the summary and BENCHMARKS.md."""
+    words = ["meeplezoo", "arena", args.game, "--agents", *args.agents, "--games",
+             str(args.games), "--players", str(args.players), "--seed", str(args.seed),
+             "--rotation", args.rotation, "--resamples", str(args.resamples)]
+    if args.anchor:
+        words += ["--anchor", args.anchor]
+    return shlex.join(words)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The ``arena`` command; raises ValueError for bad input (the CLI prints one line)."""
+    from . import arena_plot, ratings
+
+    if args.games < 1 or args.workers < 1 or args.resamples < 1:
+        raise ValueError("--games, --workers and --resamples must be at least 1")
+    if args.anchor is not None and args.anchor not in args.agents:
+        raise ValueError(f"anchor {args.anchor!r} is not one of --agents")
+    path, records = run_arena(args.game, args.agents, args.players, args.games, args.out,
+                              args.seed, args.workers, args.rotation, not args.quiet)
+    game = records[0]["game"] if records else resolve_game(args.game)
+    summary = ratings.summarize(records, args.agents, args.anchor, args.resamples, args.seed)
+    summary.update(game=game, agents=list(args.agents), deals_per_table=args.games,
+                   records=str(path), timing=timing(records),
+                   command=command_line(args))
+    stem = path.with_suffix("")
+    summary_path = Path(f"{stem}_summary.json")
+    summary_path.write_text(json.dumps(summary, indent=2) + "\n")
+    print(arena_plot.format_table(summary))
+    print(f"\nrecords: {path}\nsummary: {summary_path}")
+    if not args.no_plot:
+        png = arena_plot.plot_ratings(summary, Path(f"{stem}_ratings.png"))
+        print(f"plot:    {png}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = argparse.ArgumentParser(prog="meeplezoo arena",
+                                     description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        return run(args)
+    except ValueError as err:
+        print(f"meeplezoo arena: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nmeeplezoo arena: interrupted; the finished games are saved, rerun the same "
+              "command to resume", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
