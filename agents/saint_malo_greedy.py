@@ -37,6 +37,7 @@ from ..envs.saint_malo.city import (
     defence,
     empty_bb,
     end_score,
+    largest_component,
     popcount,
 )
 from ..envs.saint_malo.data import (
@@ -179,46 +180,6 @@ KEPT_OF, KEPT_CODES, KEPT_SIZES = _kept_tables()
 
 # --- static evaluation ---------------------------------------------------------------------
 
-_M1 = 0x5555555555555555
-_M2 = 0x3333333333333333
-_M4 = 0x0F0F0F0F0F0F0F0F
-_H01 = 0x0101010101010101
-_NOT_COL0 = sum(1 << (7 * r + c) for r in range(7) for c in range(7) if c != 0)
-_NOT_COL6 = sum(1 << (7 * r + c) for r in range(7) for c in range(7) if c != 6)
-
-
-@njit
-def _popcount(x):
-    """Bit count of a non-negative bitboard (< 2**49), branch-free."""
-    x = x - ((x >> 1) & _M1)
-    x = (x & _M2) + ((x >> 2) & _M2)
-    x = (x + (x >> 4)) & _M4
-    return (x * _H01) >> 56
-
-
-@njit
-def _grow4(bb):
-    """``bb`` and its N4 neighbours, bit-parallel (towers are never in the region)."""
-    return (bb | ((bb << 1) & _NOT_COL0) | ((bb >> 1) & _NOT_COL6) | (bb << 7) | (bb >> 7))
-
-
-@njit
-def _largest_region(empty):
-    """Size of the largest N4-connected region of ``empty`` (bit-parallel flood fill)."""
-    best = 0
-    rest = empty
-    while rest:
-        region = rest & -rest
-        while True:
-            grown = _grow4(region) & empty
-            if grown == region:
-                break
-            region = grown
-        rest &= ~region
-        best = max(best, _popcount(region))
-    return best
-
-
 @njit
 def context(state, seat):
     """What the active player cannot change this turn: the opponents' scores before
@@ -273,7 +234,7 @@ def static_eval(state, seat, ctx):
                 c4 += 1
             else:
                 c5 += 1
-    n_empty = _popcount(empty)
+    n_empty = popcount(empty)
     coins = state[base + P_COINS]
     logs = state[base + P_LOGS]
     # SM-11.3 / SM-11.4, as city.end_score (church rows: greedy split)
@@ -322,7 +283,7 @@ def static_eval(state, seat, ctx):
         potential = _sides_potential(state, base, walls)
         potential += _cells_potential(state, base, empty, crates, churches)
         potential += CHURCH_W * (c1 + c2 + c3 + c4 + c5 - in_rows)
-        potential += SPACE_W * _largest_region(empty)
+        potential += SPACE_W * largest_component(empty)
         value += future * potential
     return value
 
@@ -377,7 +338,7 @@ def _sides_potential(state, base, walls):
             reward = 0.75 * amount
         else:
             reward = float(amount)
-        w = _popcount(walls & SIDE_BB[side]) / 5.0
+        w = popcount(walls & SIDE_BB[side]) / 5.0
         value += (reward + SIDE_DEFENCE) * (SIDE_BASE + SIDE_GROWTH * w * w)
     return value
 
@@ -392,20 +353,20 @@ def _cells_potential(state, base, empty, crates, churches):
     while rest:
         low = rest & -rest
         rest ^= low
-        cell = _popcount(low - 1)
+        cell = popcount(low - 1)
         around = N8[cell]
-        best_crates = max(best_crates, _popcount(around & crates))
+        best_crates = max(best_crates, popcount(around & crates))
         if churches:
-            best_churches = max(best_churches, _popcount(around & churches))
+            best_churches = max(best_churches, popcount(around & churches))
         seen = 0
         others = around & ~empty & ~crates & ~churches
         while others:
             low_other = others & -others
             others ^= low_other
-            code = state[base + P_BOARD + _popcount(low_other - 1)]
+            code = state[base + P_BOARD + popcount(low_other - 1)]
             if CITIZEN <= code <= NOBLE:
                 seen |= 1 << (code - CITIZEN)
-        best_types = max(best_types, _popcount(seen))
+        best_types = max(best_types, popcount(seen))
     return MERCHANT_W * best_crates + JUGGLER_W * best_types + PRIEST_W * best_churches
 
 

@@ -27,15 +27,10 @@ from pathlib import Path
 from meeplezoo.agents.mcts import MCTSAgent, Tree
 from meeplezoo.agents.registry import make_agent
 
+from .common import RESULTS_DIR, machine_info, say
 from .connect_four.env import raw_env as connect_four_env
-from .peers import machine_info, openspiel_mcts_sims_per_second, openspiel_positions
+from .peers import openspiel_mcts_sims_per_second, openspiel_positions
 from .ratings import wilson
-
-RESULTS_DIR = Path(__file__).resolve().parent / "results"
-
-
-def say(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
 
 
 def connect_four_at(moves) -> object:

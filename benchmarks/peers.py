@@ -24,18 +24,16 @@ import argparse
 import dataclasses
 import json
 import os
-import platform
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
-import numba
 import numpy as np
 
-RESULTS_DIR = Path(__file__).resolve().parent / "results"
+from .common import RESULTS_DIR, machine_info, say, timed
+
 PGX_BAR_RATIO = 3.0      # the issue's bar: ours >= 3x pgx's steps/s at batch 1024
 
 
@@ -58,18 +56,6 @@ FULL = Settings()
 QUICK = Settings(repeats=2, budget_s=0.3, mcts_sims=(1000,), mcts_seconds=2.0)
 
 
-def say(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
-
-
-def timed(chunk: Callable[[], int], budget_s: float) -> tuple[int, float]:
-    """Call ``chunk()`` (returning units of work done) until ``budget_s`` has passed."""
-    units, start = 0, time.perf_counter()
-    while True:
-        units += chunk()
-        elapsed = time.perf_counter() - start
-        if elapsed >= budget_s:
-            return units, elapsed
 
 
 def median_rate(chunk: Callable[[], int], settings: Settings) -> dict:
@@ -254,14 +240,6 @@ def openspiel_mcts(settings: Settings) -> dict:
 
 
 # --- the run -------------------------------------------------------------------------------
-
-def machine_info() -> dict:
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
-    return {"cpu_count": os.cpu_count(), "cpus_usable": usable,
-            "processor": platform.processor(), "platform": platform.platform(),
-            "python": platform.python_version(), "numpy": np.__version__,
-            "numba": numba.__version__, "load_average_at_start": list(os.getloadavg())}
-
 
 def collect(settings: Settings, command: str = "") -> dict:
     """Every measurement of one run, as a JSON-ready dict."""

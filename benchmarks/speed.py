@@ -23,7 +23,6 @@ import argparse
 import dataclasses
 import json
 import os
-import platform
 import shutil
 import statistics
 import subprocess
@@ -35,11 +34,12 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
-import numba
 import numpy as np
 
+from .common import RESULTS_DIR, machine_info, say, timed
+
 GAME = "saint_malo_v0"
-RESULTS_DIR = Path(__file__).resolve().parent / "results"
+
 AEC_BAR_RATIO = 10.0     # the issue's bar: >= 10x connect_four_v3's AEC turns/s
 WARM_START_BAR_S = 2.0   # the issue's bar: first reset() in a new process, warm cache
 
@@ -63,18 +63,6 @@ QUICK = Settings(aec_rounds=3, aec_budget_s=0.2, repeats=1, budget_s=0.2,
                  cold_start=False, warm_starts=1)
 
 
-def say(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
-
-
-def timed(chunk: Callable[[], int], budget_s: float) -> tuple[int, float]:
-    """Call ``chunk()`` (returning units of work done) until ``budget_s`` has passed."""
-    units, start = 0, time.perf_counter()
-    while True:
-        units += chunk()
-        elapsed = time.perf_counter() - start
-        if elapsed >= budget_s:
-            return units, elapsed
 
 
 # --- (a) AEC turns per second ------------------------------------------------------------
@@ -313,25 +301,6 @@ def startup_benchmark(settings: Settings) -> dict:
 
 
 # --- the run -----------------------------------------------------------------------------
-
-
-def machine_info() -> dict:
-    import pettingzoo
-
-    model = platform.processor()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
-    return {"cpu_model": model, "cpu_count": os.cpu_count(), "cpus_usable": usable,
-            "platform": platform.platform(), "python": platform.python_version(),
-            "numpy": np.__version__, "numba": numba.__version__,
-            "pettingzoo": pettingzoo.__version__,
-            "load_average_at_start": list(os.getloadavg())}
 
 
 def collect(settings: Settings, command: str = "") -> dict:

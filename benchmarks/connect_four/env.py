@@ -30,6 +30,7 @@ from meeplezoo.envs.core.contract import (
     H_TO_MOVE,
     TERMINAL,
     GameSpec,
+    collect_kernels,
 )
 from meeplezoo.envs.core.wrappers import make_env_factory
 
@@ -126,20 +127,7 @@ SPEC = GameSpec(
     obs_size=D.OBS_SIZE,
     max_chance_outcomes=1,          # none ever pending; 1 keeps callers' buffers non-empty
     phase_names=D.PHASE_NAMES,
-    kernels={
-        "init_state": rules.init_state,
-        "legal_mask": rules.legal_mask,
-        "apply_action": rules.apply_action,
-        "chance_outcomes": rules.chance_outcomes,
-        "sample_chance": rules.sample_chance,
-        "apply_chance": rules.apply_chance,
-        "resolve_chance": rules.resolve_chance,
-        "scores": rules.scores,
-        "tiebreaks": rules.tiebreaks,
-        "observe": rules.observe,
-        "env_step": rules.env_step,
-        "env_reset": rules.env_reset,
-    },
+    kernels=collect_kernels(rules),
     make_config=make_config,
     action_to_str=action_to_str,
     validate_state=validate_state,

@@ -67,3 +67,23 @@ class GameSpec:
 
     def kernel(self, name: str) -> Callable:
         return self.kernels[name]
+
+
+KERNEL_NAMES = (
+    "init_state", "legal_mask", "apply_action", "chance_outcomes", "sample_chance",
+    "apply_chance", "resolve_chance", "scores", "tiebreaks", "observe", "env_step",
+    "env_reset",
+)
+OPTIONAL_KERNELS = ("rollout_policy",)     # a cheap heuristic policy for MCTS rollouts
+
+
+def collect_kernels(*modules) -> dict[str, Callable]:
+    """The contract's kernels, each taken from the first module that defines it."""
+    kernels = {}
+    for name in KERNEL_NAMES + OPTIONAL_KERNELS:
+        found = [getattr(m, name) for m in modules if hasattr(m, name)]
+        if found:
+            kernels[name] = found[0]
+        elif name in KERNEL_NAMES:
+            raise TypeError(f"no module among {[m.__name__ for m in modules]} defines {name}")
+    return kernels

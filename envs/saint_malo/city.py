@@ -12,7 +12,6 @@ from .data import (
     CHURCH_1,
     CITIZEN,
     EMPTY,
-    N4,
     N8,
     NOBLE,
     NUM_CELLS,
@@ -27,14 +26,19 @@ from .data import (
     SPACES_BB,
 )
 
+_M1, _M2, _M4, _H01 = (0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F,
+                       0x0101010101010101)
+_NOT_COL0 = sum(1 << (7 * r + c) for r in range(7) for c in range(1, 7))
+_NOT_COL6 = sum(1 << (7 * r + c) for r in range(7) for c in range(6))
+
 
 @njit
 def popcount(x):
-    count = 0
-    while x:
-        x &= x - 1
-        count += 1
-    return count
+    """Bit count of a non-negative bitboard (< 2**49), branch-free."""
+    x = x - ((x >> 1) & _M1)
+    x = (x & _M2) + ((x >> 2) & _M2)
+    x = (x + (x >> 4)) & _M4
+    return ((x * _H01) >> 56) & 0xFF      # the mask keeps it right in plain Python too
 
 
 @njit
@@ -66,16 +70,19 @@ def code_bb(state, base, code):
 
 
 @njit
+def spread_n4(bb):
+    """``bb`` and its N4 neighbours, bit-parallel (shifts never wrap across a row)."""
+    return bb | ((bb << 1) & _NOT_COL0) | ((bb >> 1) & _NOT_COL6) | (bb << 7) | (bb >> 7)
+
+
+@njit
 def grow_n4(region, within):
-    """Cells of ``within`` N4-connected to ``region`` (flood fill, SM-8.1)."""
-    frontier = region
-    while frontier:
-        cell = lowest_cell(frontier)
-        frontier &= frontier - 1
-        fresh = N4[cell] & within & ~region
-        region |= fresh
-        frontier |= fresh
-    return region
+    """Cells of ``within`` N4-connected to ``region`` (a subset of it; SM-8.1)."""
+    while True:
+        grown = spread_n4(region) & within
+        if grown == region:
+            return region
+        region = grown
 
 
 @njit

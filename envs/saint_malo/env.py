@@ -31,15 +31,13 @@ with no free space is lost (A-20).  Version history: v0, first release.
 from __future__ import annotations
 
 from ..core.aec import KernelEnv
-from ..core.contract import GameSpec
+from ..core.contract import GameSpec, collect_kernels
 from ..core.wrappers import make_env_factory
 from . import data as D
-from . import rules
-from .masks import legal_mask
+from . import masks, policy, rules
+from . import observe as observation
 from .notation import action_to_str
-from .observe import observe
 from .options import make_config
-from .policy import rollout_policy
 from .validate import validate_state
 
 
@@ -59,21 +57,7 @@ SPEC = GameSpec(
     obs_size=D.OBS_SIZE,
     max_chance_outcomes=D.MAX_CHANCE_OUTCOMES,
     phase_names=D.PHASE_NAMES,
-    kernels={
-        "init_state": rules.init_state,
-        "legal_mask": legal_mask,
-        "apply_action": rules.apply_action,
-        "chance_outcomes": rules.chance_outcomes,
-        "sample_chance": rules.sample_chance,
-        "apply_chance": rules.apply_chance,
-        "resolve_chance": rules.resolve_chance,
-        "scores": rules.scores,
-        "tiebreaks": rules.tiebreaks,
-        "observe": observe,
-        "env_step": rules.env_step,
-        "env_reset": rules.env_reset,
-        "rollout_policy": rollout_policy,
-    },
+    kernels=collect_kernels(rules, masks, observation, policy),
     make_config=make_config,
     action_to_str=action_to_str,
     validate_state=validate_state,

@@ -1,0 +1,54 @@
+"""What every benchmark script shares: progress lines, timed loops, machine facts."""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numba
+import numpy as np
+
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
+
+
+def say(message: str) -> None:
+    """A progress line on stderr (stdout is kept for the result table)."""
+    print(message, file=sys.stderr, flush=True)
+
+
+def timed(chunk: Callable[[], int], budget_s: float) -> tuple[int, float]:
+    """Call ``chunk()`` (returning units of work done) until ``budget_s`` has passed."""
+    units, start = 0, time.perf_counter()
+    while True:
+        units += chunk()
+        elapsed = time.perf_counter() - start
+        if elapsed >= budget_s:
+            return units, elapsed
+
+
+def machine_info() -> dict:
+    """CPU, versions and load: the context a reader needs to weigh the figures."""
+    model = platform.processor()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    info = {"cpu_model": model, "cpu_count": os.cpu_count(), "cpus_usable": usable,
+            "platform": platform.platform(), "python": platform.python_version(),
+            "numpy": np.__version__, "numba": numba.__version__,
+            "load_average_at_start": list(os.getloadavg())}
+    try:
+        import pettingzoo
+
+        info["pettingzoo"] = pettingzoo.__version__
+    except ImportError:
+        pass
+    return info
