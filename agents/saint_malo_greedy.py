@@ -34,6 +34,7 @@ import numpy as np
 from ..envs.core.contract import H_GAME_ID, H_NUM_PLAYERS, H_PHASE, H_PLY, H_TO_MOVE
 from ..envs.core.jit import njit
 from ..envs.saint_malo.city import (
+    church_rows_detail,
     defence,
     empty_bb,
     end_score,
@@ -238,22 +239,8 @@ def static_eval(state, seat, ctx):
     coins = state[base + P_COINS]
     logs = state[base + P_LOGS]
     # SM-11.3 / SM-11.4, as city.end_score (church rows: greedy split)
-    rows_value = 0
-    in_rows = 0
-    row = 1
-    while c1 >= row:
-        length = 1
-        if c2 >= row:
-            length = 2
-            if c3 >= row:
-                length = 3
-                if c4 >= row:
-                    length = 4
-                    if c5 >= row:
-                        length = 5
-        rows_value += state[C_CHURCH_T + length]
-        in_rows += length
-        row += 1
+    rows_value, in_rows = church_rows_detail(c1, c2, c3, c4, c5,
+                                             state[C_CHURCH_T:C_CHURCH_T + 6])
     mine = (state[base + P_VP] + (5 if n_empty == 0 else 0) + coins // 2 + logs + rows_value
             - 5 * state[base + P_CANNONS_LOST])
     best_opp = NEG

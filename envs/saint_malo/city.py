@@ -161,7 +161,14 @@ def church_rows_score(state, base):
 @njit
 def church_rows_of(n1, n2, n3, n4, n5, row_values):
     """Row q has length max{L : n_j >= q for all j <= L} (SM-11.4); sum T[length]."""
+    return church_rows_detail(n1, n2, n3, n4, n5, row_values)[0]
+
+
+@njit
+def church_rows_detail(n1, n2, n3, n4, n5, row_values):
+    """(score of the rows, churches that sit in a row) for n_s churches of size s."""
     total = 0
+    in_rows = 0
     for row in range(1, n1 + 1):
         length = 1
         if n2 >= row:
@@ -173,7 +180,8 @@ def church_rows_of(n1, n2, n3, n4, n5, row_values):
                     if n5 >= row:
                         length = 5
         total += row_values[length]
-    return total
+        in_rows += length
+    return total, in_rows
 
 
 @njit
