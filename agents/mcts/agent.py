@@ -76,12 +76,15 @@ class MCTSAgent(Agent):
                  c: float | None = None, rollout: str = "random", rollout_depth: int = -1,
                  chance: str = "sample", max_nodes: int = 100_000, reuse: bool = True,
                  evaluator: Callable | None = None, leaf_batch: int = 16, fpu: float = 0.0,
-                 leaf_value: Callable | None = None, seed: int | None = None):
+                 leaf_value: Callable | None = None, backup: str = "mean",
+                 seed: int | None = None):
         super().__init__(seed)
         if simulations < 1 and seconds is None:
             raise ValueError("simulations must be >= 1 (or give seconds)")
         if chance not in ("sample", "stratified"):
             raise ValueError("chance must be 'sample' or 'stratified'")
+        if backup not in ("mean", "max"):
+            raise ValueError("backup must be 'mean' or 'max' (max/expectation)")
         self.simulations, self.seconds = int(simulations), seconds
         self.rollout, self.reuse, self.evaluator = rollout, reuse, evaluator
         self.leaf_batch = int(leaf_batch)
@@ -89,7 +92,8 @@ class MCTSAgent(Agent):
         self.leaf_value = leaf_value
         self.params = np.array([default_c if c is None else c, 1.0 if evaluator else 0.0,
                                 rollout_depth, 1.0 if chance == "stratified" else 0.0, fpu,
-                                1.0 if leaf_value is not None else 0.0], dtype=np.float64)
+                                1.0 if leaf_value is not None else 0.0,
+                                1.0 if backup == "max" else 0.0], dtype=np.float64)
         self.tree = Tree(max_nodes)
         self.name = f"mcts:{simulations}" if seconds is None else f"mcts:{seconds}s"
         self._root_state: np.ndarray | None = None
@@ -173,7 +177,7 @@ class MCTSAgent(Agent):
         leaf_values[terminal == 0] = values[terminal == 0]
         priors = np.ascontiguousarray(priors, dtype=np.float64).reshape(batch, spec.num_actions)
         search.finish_leaves(batch, players, tree.nodes, tree.values, tree.edges, tree.priors,
-                             leaf_nodes, leaf_values, priors, True)
+                             leaf_nodes, leaf_values, priors, True, self.params)
 
     @property
     def root(self) -> int:

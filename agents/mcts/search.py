@@ -11,7 +11,10 @@ child best for itself).
 [2] rollout depth in decisions (< 0: to the end), [3] chance mode (0 = sample the
 outcome with the game's sampler, 1 = stratified: the outcome furthest below its share of
 visits, an expectation-like low-variance schedule), [4] first-play urgency for PUCT,
-[5] 1 = value leaves with the compiled ``leaf_value(state, out)`` instead of a rollout.
+[5] 1 = value leaves with the compiled ``leaf_value(state, out)`` instead of a rollout,
+[6] backup: 0 = mean of the simulations (plain UCT), 1 = max at decision nodes and the
+probability-weighted expectation over the visited outcomes at chance nodes (selection
+then compares those backed-up values).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from meeplezoo.envs.core.rng import rand_float
 
 from .tree import (
     ACTION,
+    BACKED,
     CHILD,
     DEPTH,
     FIRST_EDGE,
@@ -43,8 +47,8 @@ from .tree import (
     reset_node,
 )
 
-P_C, P_PUCT, P_ROLLOUT_DEPTH, P_CHANCE_MODE, P_FPU, P_LEAF_VALUE = range(6)
-PARAM_COUNT = 6
+P_C, P_PUCT, P_ROLLOUT_DEPTH, P_CHANCE_MODE, P_FPU, P_LEAF_VALUE, P_BACKUP = range(7)
+PARAM_COUNT = 7
 
 
 @njit
@@ -90,6 +94,7 @@ def expand(node, state, nodes, edges, priors, meta, mask, codes, probs,
 
 @njit
 def select_decision_edge(node, nodes, values, edges, priors, params, rng):
+    # (params[P_BACKUP] picks mean values or the backed-up max/expectation values)
     """UCT (or PUCT) from the point of view of the node's player; virtual losses count."""
     player = nodes[node, PLAYER]
     first, count = nodes[node, FIRST_EDGE], nodes[node, NUM_EDGES]
@@ -107,7 +112,10 @@ def select_decision_edge(node, nodes, values, edges, priors, params, rng):
         if child >= 0:
             visits = nodes[child, VISITS]
             virtual = nodes[child, VIRTUAL]
-            value = values[child, player] - virtual          # a virtual visit is a loss
+            if params[P_BACKUP] > 0.5 and visits > 0:
+                value = values[child, BACKED + player] * (visits + virtual) - virtual
+            else:
+                value = values[child, player] - virtual      # a virtual visit is a loss
         n = visits + virtual
         if puct:
             q = value / n if n > 0 else params[P_FPU]
@@ -208,13 +216,48 @@ def terminal_value(state, value, scores, tiebreaks):
 
 
 @njit
-def backward(node, value, players, nodes, values, virtual):
+def backward(node, value, players, nodes, values, virtual, edges, priors, params):
+    max_backup = params[P_BACKUP] > 0.5
     while node >= 0:
         nodes[node, VISITS] += 1
         nodes[node, VIRTUAL] -= virtual
         for seat in range(players):
             values[node, seat] += value[seat]
+        if max_backup:
+            refresh_backed(node, players, nodes, values, edges, priors)
         node = nodes[node, PARENT]
+
+
+@njit
+def refresh_backed(node, players, nodes, values, edges, priors):
+    """Max over visited children (decision) or their expectation (chance); else the mean."""
+    first, count = nodes[node, FIRST_EDGE], nodes[node, NUM_EDGES]
+    player = nodes[node, PLAYER]
+    best, weight = -1, 0.0
+    best_value = -np.inf
+    for edge in range(first, first + max(count, 0)):
+        child = edges[edge, CHILD]
+        if child < 0 or nodes[child, VISITS] == 0:
+            continue
+        if player == CHANCE:
+            weight += priors[edge]
+        elif values[child, BACKED + player] > best_value:
+            best, best_value = child, values[child, BACKED + player]
+    if player == CHANCE and weight > 0.0:
+        for seat in range(players):
+            values[node, BACKED + seat] = 0.0
+        for edge in range(first, first + count):
+            child = edges[edge, CHILD]
+            if child >= 0 and nodes[child, VISITS] > 0:
+                for seat in range(players):
+                    values[node, BACKED + seat] += priors[edge] / weight * \
+                        values[child, BACKED + seat]
+    elif best >= 0:
+        for seat in range(players):
+            values[node, BACKED + seat] = values[best, BACKED + seat]
+    else:
+        for seat in range(players):
+            values[node, BACKED + seat] = values[node, seat] / nodes[node, VISITS]
 
 
 @njit
@@ -246,7 +289,7 @@ def simulate(num_simulations, root_state, nodes, values, edges, priors, meta, pa
         else:
             rollout(state, params, rng, mask, value, legal_mask, apply_action, sample_chance,
                     apply_chance, scores, tiebreaks, policy)
-        backward(leaf, value, players, nodes, values, 0)
+        backward(leaf, value, players, nodes, values, 0, edges, priors, params)
 
 
 @njit_generic
@@ -274,7 +317,7 @@ def select_leaves(batch, root_state, nodes, values, edges, priors, meta, params,
 
 @njit
 def finish_leaves(batch, players, nodes, values, edges, priors, leaf_nodes, leaf_values,
-                  leaf_priors, use_priors):
+                  leaf_priors, use_priors, params):
     """The leaf hook, part 2: store the evaluator's priors, back the values up."""
     for k in range(batch):
         leaf = leaf_nodes[k]
@@ -287,4 +330,4 @@ def finish_leaves(batch, players, nodes, values, edges, priors, leaf_nodes, leaf
                 for edge in range(first, first + count):
                     p = leaf_priors[k, edges[edge, ACTION]]
                     priors[edge] = p / total if total > 0 else 1.0 / count
-        backward(leaf, leaf_values[k], players, nodes, values, 1)
+        backward(leaf, leaf_values[k], players, nodes, values, 1, edges, priors, params)

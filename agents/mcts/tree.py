@@ -1,14 +1,15 @@
 """The search tree as preallocated arrays (mctx style), shared by every game.
 
-Nodes live in rows of ``nodes`` (int32 columns below) and ``values`` (float64 value sums,
-one column per seat: max^n backup).  A node's children are a contiguous run of edges in
+Nodes live in rows of ``nodes`` (int32 columns below) and ``values`` (float64: one value
+sum per seat, for max^n with mean backups, then one backed-up value per seat for the
+max/expectation backup option).  A node's children are a contiguous run of edges in
 ``edges`` (action or chance outcome, child node or -1) with ``priors``.  ``meta`` holds the
 counters.  Nothing here is a Python object, so the whole search runs in compiled code, and
 the tree is reused between moves by compacting the subtree under the new root.
 
-Memory: a node is 7 int32 + 6 float64 = 76 bytes, an edge 2 int32 + 1 float32 = 12 bytes;
-with the default ``edges_per_node`` of 24 a node costs 76 + 24 * 12 = 364 bytes, so a
-100,000-node tree takes about 36 MB.
+Memory: a node is 7 int32 + 12 float64 = 124 bytes, an edge 2 int32 + 1 float32 = 12
+bytes; with the default ``edges_per_node`` of 24 a node costs 124 + 24 * 12 = 412 bytes,
+so a 100,000-node tree takes about 41 MB.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 from meeplezoo.envs.core.jit import njit
 
 MAX_SEATS = 6
+BACKED = MAX_SEATS          # first column of the backed-up values in ``values``
 
 # node columns
 VISITS, PLAYER, PARENT, FIRST_EDGE, NUM_EDGES, VIRTUAL, DEPTH = range(7)
@@ -28,7 +30,7 @@ ACTION, CHILD = 0, 1
 # meta slots
 M_NODES, M_EDGES, M_ROOT = range(3)
 
-NODE_BYTES = NODE_COLUMNS * 4 + MAX_SEATS * 8
+NODE_BYTES = NODE_COLUMNS * 4 + 2 * MAX_SEATS * 8
 EDGE_BYTES = 2 * 4 + 4
 
 
@@ -41,7 +43,7 @@ class Tree:
         self.max_nodes = int(max_nodes)
         self.max_edges = int(max_nodes * edges_per_node)
         self.nodes = np.zeros((self.max_nodes, NODE_COLUMNS), dtype=np.int32)
-        self.values = np.zeros((self.max_nodes, MAX_SEATS), dtype=np.float64)
+        self.values = np.zeros((self.max_nodes, 2 * MAX_SEATS), dtype=np.float64)
         self.edges = np.zeros((self.max_edges, 2), dtype=np.int32)
         self.priors = np.zeros(self.max_edges, dtype=np.float32)
         self.meta = np.zeros(3, dtype=np.int64)

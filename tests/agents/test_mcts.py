@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from meeplezoo.agents.mcts import MCTSAgent, Tree
-from meeplezoo.agents.mcts.tree import CHILD, FIRST_EDGE, NUM_EDGES, PLAYER, VISITS
+from meeplezoo.agents.mcts.tree import CHILD, FIRST_EDGE, MAX_SEATS, NUM_EDGES, PLAYER, VISITS
 from meeplezoo.agents.random_agent import RandomAgent
 from meeplezoo.agents.registry import make_agent
 from meeplezoo.envs import make
@@ -51,7 +51,7 @@ def test_tree_invariants_after_search(players):
         assert through <= visits and visits - through <= 1     # the node was a leaf once
         # zero-sum values (win/loss, ties shared): the seats' sums cancel
         assert abs(tree.values[node, :players].sum()) < 1e-6
-        assert not tree.values[node, players:].any()
+        assert not tree.values[node, players:MAX_SEATS].any()
 
 
 def test_stratified_chance_visits_follow_the_probabilities():
@@ -187,3 +187,31 @@ def test_connect_four_mcts_beats_random():
             env.step(seats[env.agent_name_mapping[env.agent_selection]].act(env))
         wins += env.rewards[env.possible_agents[seats.index(mcts)]] > 0
     assert wins >= 9
+
+
+def test_max_backup_is_max_at_decisions_and_expectation_at_chance():
+    env = fresh_env(2, seed=8)
+    agent = MCTSAgent(simulations=600, seed=4, backup="max", leaf_value=None, rollout_depth=8)
+    agent.act(env)
+    tree, backed = agent.tree, MAX_SEATS
+    checked = 0
+    for node in range(tree.num_nodes):
+        kids = [(e, c) for e, c in zip(range(tree.nodes[node, FIRST_EDGE],
+                                             tree.nodes[node, FIRST_EDGE]
+                                             + max(tree.nodes[node, NUM_EDGES], 0)),
+                                       children(tree, node), strict=True)
+                if c >= 0 and tree.nodes[c, VISITS] > 0]
+        if not kids:
+            continue
+        player = tree.nodes[node, PLAYER]
+        got = tree.values[node, backed:backed + 2]
+        if player == CHANCE:
+            weights = np.array([tree.priors[e] for e, _ in kids], dtype=np.float64)
+            want = sum(w * tree.values[c, backed:backed + 2] for w, (_, c) in
+                       zip(weights, kids, strict=True)) / weights.sum()
+        else:
+            want = max((tree.values[c, backed:backed + 2] for _, c in kids),
+                       key=lambda v: v[player])
+        assert np.allclose(got, want, atol=1e-5)
+        checked += 1
+    assert checked > 10

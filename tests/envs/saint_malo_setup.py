@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+
 from meeplezoo.envs.core.contract import H_PHASE, H_TO_MOVE
 from meeplezoo.envs.saint_malo import data as D
 from meeplezoo.envs.saint_malo import rules

@@ -14,6 +14,7 @@ from math import comb, factorial, prod
 
 import numpy as np
 import pytest
+
 from meeplezoo.envs.core.rng import new_rng, rand_below
 from meeplezoo.envs.saint_malo import dice as D
 

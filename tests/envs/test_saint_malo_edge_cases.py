@@ -3,11 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from meeplezoo.envs.core.contract import CHANCE, H_PHASE, H_TO_MOVE
-from meeplezoo.envs.saint_malo import data as D
-from meeplezoo.envs.saint_malo import rules
-from meeplezoo.envs.saint_malo.city import defence, end_score
-from meeplezoo.envs.saint_malo.dice import canonical_reroll_masks, encode_counts
 from saint_malo_setup import (
     CHARACTER_ACTION,
     FACE,
@@ -23,6 +18,12 @@ from saint_malo_setup import (
     set_dice,
 )
 from test_saint_malo_examples import CHURCH_K, CRATE_K, LOG_K, WALL_K, church_value
+
+from meeplezoo.envs.core.contract import CHANCE, H_PHASE, H_TO_MOVE
+from meeplezoo.envs.saint_malo import data as D
+from meeplezoo.envs.saint_malo import rules
+from meeplezoo.envs.saint_malo.city import defence, end_score
+from meeplezoo.envs.saint_malo.dice import canonical_reroll_masks, encode_counts
 
 
 def test_ec1_two_attacks_in_one_turn():

@@ -6,9 +6,10 @@ import json
 
 import numpy as np
 import pytest
+from pettingzoo.test import api_test, performance_benchmark, render_test, seed_test
+
 from meeplezoo.envs import make, names, saint_malo_v0
 from meeplezoo.envs.core.state_io import StateFormatError
-from pettingzoo.test import api_test, performance_benchmark, render_test, seed_test
 
 PLAYER_COUNTS = [2, 3, 4, 5]
 

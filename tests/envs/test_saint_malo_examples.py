@@ -4,11 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from meeplezoo.envs.core.contract import CHANCE, H_PHASE, H_TO_MOVE, TERMINAL
-from meeplezoo.envs.core.rewards import final_rewards
-from meeplezoo.envs.saint_malo import data as D
-from meeplezoo.envs.saint_malo import rules
-from meeplezoo.envs.saint_malo.city import church_rows_value, defence, end_score
 from saint_malo_setup import (
     CHARACTER_ACTION,
     base,
@@ -23,6 +18,12 @@ from saint_malo_setup import (
     put,
     set_dice,
 )
+
+from meeplezoo.envs.core.contract import CHANCE, H_PHASE, H_TO_MOVE, TERMINAL
+from meeplezoo.envs.core.rewards import final_rewards
+from meeplezoo.envs.saint_malo import data as D
+from meeplezoo.envs.saint_malo import rules
+from meeplezoo.envs.saint_malo.city import church_rows_value, defence, end_score
 
 LOG_K = {k: D.A_LOG + k - 1 for k in range(1, 6)}
 CRATE_K = {k: D.A_CRATE + k - 1 for k in range(1, 6)}

@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 
 import numpy as np
+
 from meeplezoo.envs import saint_malo_v0
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "saint_malo_3p.json"

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+from saint_malo_setup import legal, new_game, set_dice
+
 from meeplezoo.envs.saint_malo import city, rules
 from meeplezoo.envs.saint_malo import data as D
-from saint_malo_setup import legal, new_game, set_dice
 
 LEVEL = dict(zip(D.CHARACTER_NAMES, D.CHARACTER_LEVEL.tolist(), strict=True))
 

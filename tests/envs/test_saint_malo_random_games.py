@@ -13,6 +13,7 @@ import itertools
 
 import numpy as np
 import pytest
+
 from meeplezoo.envs.core.contract import H_NUM_PLAYERS, H_TO_MOVE, TERMINAL
 from meeplezoo.envs.core.rng import new_rng
 from meeplezoo.envs.core.state_io import state_from_json, state_to_json

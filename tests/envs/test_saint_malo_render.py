@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from meeplezoo.envs.core.contract import (
     CHANCE,
     H_GAME_ID,
