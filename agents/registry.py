@@ -17,7 +17,8 @@ def _greedy(game: str, seed: int | None) -> Agent:
 MCTS_OPTIONS = {"depth": ("rollout_depth", int), "c": ("c", float), "nodes": ("max_nodes", int),
                 "chance": ("chance", str), "rollout": ("rollout", str),
                 "reuse": ("reuse", lambda v: v.lower() in ("1", "true", "yes")),
-                "leaf": ("leaf_value", str), "backup": ("backup", str)}
+                "leaf": ("leaf_value", str), "backup": ("backup", str),
+                "horizon": ("horizon", str)}
 
 
 def _leaf_value(game: str, name: str):
@@ -34,7 +35,8 @@ def _mcts(game: str, seed: int | None, arguments: str) -> Agent:
     """``mcts:N`` (N simulations) or ``mcts:2.5s`` (seconds), then ``,key=value`` options:
     depth (rollout depth), c, nodes, chance (sample|stratified), rollout (random|heuristic),
     reuse, leaf (rollout|heuristic: value leaves with the game's heuristic), backup
-    (mean|max: max at decisions, expectation at chance nodes)."""
+    (mean|max: max at decisions, expectation at chance nodes), horizon (game|turn: plan
+    only the current turn)."""
     from .mcts import MCTSAgent
 
     budget, *options = arguments.split(",") if arguments else ["200"]

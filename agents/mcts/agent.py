@@ -23,6 +23,7 @@ from meeplezoo.envs.core.rng import new_rng
 from ..base import Agent
 from . import search
 from .reuse import find_position
+from .search import P_OWNER_SLOT, P_ROOT_OWNER
 from .tree import M_ROOT, Tree
 
 
@@ -77,7 +78,7 @@ class MCTSAgent(Agent):
                  chance: str = "sample", max_nodes: int = 100_000, reuse: bool = True,
                  evaluator: Callable | None = None, leaf_batch: int = 16, fpu: float = 0.0,
                  leaf_value: Callable | None = None, backup: str = "mean",
-                 seed: int | None = None):
+                 horizon: str = "game", seed: int | None = None):
         super().__init__(seed)
         if simulations < 1 and seconds is None:
             raise ValueError("simulations must be >= 1 (or give seconds)")
@@ -85,6 +86,8 @@ class MCTSAgent(Agent):
             raise ValueError("chance must be 'sample' or 'stratified'")
         if backup not in ("mean", "max"):
             raise ValueError("backup must be 'mean' or 'max' (max/expectation)")
+        if horizon not in ("game", "turn"):
+            raise ValueError("horizon must be 'game' or 'turn'")
         self.simulations, self.seconds = int(simulations), seconds
         self.rollout, self.reuse, self.evaluator = rollout, reuse, evaluator
         self.leaf_batch = int(leaf_batch)
@@ -93,7 +96,9 @@ class MCTSAgent(Agent):
         self.params = np.array([default_c if c is None else c, 1.0 if evaluator else 0.0,
                                 rollout_depth, 1.0 if chance == "stratified" else 0.0, fpu,
                                 1.0 if leaf_value is not None else 0.0,
-                                1.0 if backup == "max" else 0.0], dtype=np.float64)
+                                1.0 if backup == "max" else 0.0,
+                                1.0 if horizon == "turn" else 0.0, 0.0, 0.0],
+                               dtype=np.float64)
         self.tree = Tree(max_nodes)
         self.name = f"mcts:{simulations}" if seconds is None else f"mcts:{seconds}s"
         self._root_state: np.ndarray | None = None
@@ -132,6 +137,8 @@ class MCTSAgent(Agent):
         elif found < 0:
             tree.clear()
         self._root_state = state
+        self.params[P_OWNER_SLOT] = spec.turn_owner_slot
+        self.params[P_ROOT_OWNER] = state[spec.turn_owner_slot]
         self._rng = new_rng(int(self.rng.integers(2**63)))
 
     def _search(self, spec: GameSpec, state: np.ndarray) -> None:

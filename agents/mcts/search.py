@@ -14,7 +14,8 @@ visits, an expectation-like low-variance schedule), [4] first-play urgency for P
 [5] 1 = value leaves with the compiled ``leaf_value(state, out)`` instead of a rollout,
 [6] backup: 0 = mean of the simulations (plain UCT), 1 = max at decision nodes and the
 probability-weighted expectation over the visited outcomes at chance nodes (selection
-then compares those backed-up values).
+then compares those backed-up values), [7] 1 = plan the current turn only: a node whose
+turn owner (state slot [8]) differs from the root's ([9]) is valued, never expanded.
 """
 
 from __future__ import annotations
@@ -47,8 +48,9 @@ from .tree import (
     reset_node,
 )
 
-P_C, P_PUCT, P_ROLLOUT_DEPTH, P_CHANCE_MODE, P_FPU, P_LEAF_VALUE, P_BACKUP = range(7)
-PARAM_COUNT = 7
+(P_C, P_PUCT, P_ROLLOUT_DEPTH, P_CHANCE_MODE, P_FPU, P_LEAF_VALUE, P_BACKUP, P_HORIZON,
+ P_OWNER_SLOT, P_ROOT_OWNER) = range(10)
+PARAM_COUNT = 10
 
 
 @njit
@@ -164,6 +166,9 @@ def descend(state, nodes, values, edges, priors, meta, params, rng, mask, codes,
     while True:
         count = nodes[node, NUM_EDGES]
         if count == NOT_EXPANDED:
+            if params[P_HORIZON] > 0.5 and node != meta[M_ROOT] and \
+                    state[int(params[P_OWNER_SLOT])] != params[P_ROOT_OWNER]:
+                return node                                   # past this turn: a leaf
             if not expand(node, state, nodes, edges, priors, meta, mask, codes, probs,
                           legal_mask, chance_outcomes):
                 return node                                   # edge pool full: evaluate here

@@ -62,6 +62,9 @@ class GameSpec:
     action_to_str: Callable[[np.ndarray, int], str] = field(repr=False)
     validate_state: Callable[[np.ndarray], None] = field(repr=False)
     state_fields: dict[str, tuple[int, int]] = field(repr=False, default_factory=dict)
+    # The slot holding the seat whose turn it is, also during that turn's chance events
+    # (a search that plans one turn ahead stops where it changes).
+    turn_owner_slot: int = H_TO_MOVE
     render_ansi: Callable[[np.ndarray], str] | None = field(repr=False, default=None)
     render_rgb: Callable[[np.ndarray], np.ndarray] | None = field(repr=False, default=None)
 

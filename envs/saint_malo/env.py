@@ -62,6 +62,7 @@ SPEC = GameSpec(
     action_to_str=action_to_str,
     validate_state=validate_state,
     state_fields=D.STATE_FIELDS,
+    turn_owner_slot=D.G_ACTIVE,
     render_ansi=lambda state: _render().render_ansi(state),
     render_rgb=lambda state: _render().render_rgb(state),
 )

@@ -215,3 +215,35 @@ def test_max_backup_is_max_at_decisions_and_expectation_at_chance():
         assert np.allclose(got, want, atol=1e-5)
         checked += 1
     assert checked > 10
+
+
+def test_turn_horizon_never_expands_past_the_turn():
+    from meeplezoo.agents.mcts.tree import ACTION, NOT_EXPANDED
+    from meeplezoo.envs.saint_malo.data import G_ACTIVE
+
+    env = fresh_env(2, seed=9)
+    agent = MCTSAgent(simulations=800, seed=1, horizon="turn", rollout_depth=5)
+    agent.act(env)
+    tree, spec = agent.tree, env.spec
+    owner = env.state[G_ACTIVE]
+    # replay every expanded node's state from the root and check whose turn it is
+    stack, seen_leaves_past_turn = [(tree.root, env.state.copy())], 0
+    while stack:
+        node, state = stack.pop()
+        expanded = tree.nodes[node, NUM_EDGES] != NOT_EXPANDED
+        if state[G_ACTIVE] != owner:
+            assert not expanded
+            seen_leaves_past_turn += tree.nodes[node, VISITS] > 0
+            continue
+        first = tree.nodes[node, FIRST_EDGE]
+        for k, child in enumerate(children(tree, node)):
+            if child < 0:
+                continue
+            nxt = state.copy()
+            code = int(tree.edges[first + k, ACTION])
+            if tree.nodes[node, PLAYER] == CHANCE:
+                spec.kernels["apply_chance"](nxt, code)
+            else:
+                spec.kernels["apply_action"](nxt, code)
+            stack.append((child, nxt))
+    assert seen_leaves_past_turn > 0
