@@ -33,8 +33,8 @@ from __future__ import annotations
 from ..core.aec import KernelEnv
 from ..core.contract import GameSpec, collect_kernels
 from ..core.wrappers import make_env_factory
+from . import chance, masks, policy, rules
 from . import data as D
-from . import masks, policy, rules
 from . import observe as observation
 from .notation import action_to_str
 from .options import make_config
@@ -57,7 +57,7 @@ SPEC = GameSpec(
     obs_size=D.OBS_SIZE,
     max_chance_outcomes=D.MAX_CHANCE_OUTCOMES,
     phase_names=D.PHASE_NAMES,
-    kernels=collect_kernels(rules, masks, observation, policy),
+    kernels=collect_kernels(rules, chance, masks, observation, policy),
     make_config=make_config,
     action_to_str=action_to_str,
     validate_state=validate_state,

@@ -8,8 +8,6 @@ character reward (DP-5/DP-6); then the swords are marked and pirates attack (SM-
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..core.contract import (
     CHANCE,
     H_GAME_ID,
@@ -21,6 +19,7 @@ from ..core.contract import (
     TERMINAL,
 )
 from ..core.jit import njit
+from .chance import resolve_chance
 from .city import (
     code_bb,
     count_n8,
@@ -78,7 +77,6 @@ from .data import (
     HOUSE,
     JUGGLER,
     LOG,
-    MAX_ROLLS,
     MERCHANT,
     NOBLE,
     NUM_ATTACKS,
@@ -109,7 +107,6 @@ from .data import (
     WALL,
     WALL_FACE,
 )
-from .dice import decode_counts, roll_outcomes, sample_roll
 from .masks import (
     ALL_DICE,
     active_base,
@@ -156,52 +153,6 @@ def begin_turn(state, seat):
     state[G_PLACING_BONUS] = 0
     state[H_PHASE] = PH_ROLL
     state[H_TO_MOVE] = CHANCE
-
-
-# --- chance (PR-2) ---------------------------------------------------------------------------
-
-@njit
-def chance_outcomes(state, codes, probs):
-    if state[H_TO_MOVE] != CHANCE:
-        return 0
-    return roll_outcomes(popcount(state[G_ROLL_MASK]), codes, probs)
-
-
-@njit
-def sample_chance(state, rng):
-    return sample_roll(popcount(state[G_ROLL_MASK]), rng)
-
-
-@njit
-def sort_dice(state):
-    """Insertion sort of the five dice in place (no allocation on the hot path)."""
-    for i in range(G_DICE + 1, G_DICE + NUM_DICE):
-        face = state[i]
-        j = i - 1
-        while j >= G_DICE and state[j] > face:
-            state[j + 1] = state[j]
-            j -= 1
-        state[j + 1] = face
-
-
-@njit
-def apply_chance(state, code):
-    """Give the re-rolled dice the faces of the multiset ``code``; keep dice sorted."""
-    counts = np.zeros(6, dtype=np.int64)
-    decode_counts(code, counts)
-    face = 0
-    for die in range(NUM_DICE):
-        if (state[G_ROLL_MASK] >> die) & 1:
-            while counts[face] == 0:
-                face += 1
-            state[G_DICE + die] = face
-            counts[face] -= 1
-    sort_dice(state)
-    state[G_ROLLS_USED] += 1
-    state[G_ROLL_MASK] = 0
-    # SM-5.6: after the third roll the faces are final.
-    state[H_PHASE] = PH_SCORE if state[G_ROLLS_USED] == MAX_ROLLS else PH_ROLL_DECISION
-    state[H_TO_MOVE] = state[G_ACTIVE]
 
 
 # --- applying a decision -------------------------------------------------------------------
@@ -424,12 +375,6 @@ def tiebreaks(state, out):
     """SM-11.5: more empty spaces wins a tie."""
     for seat in range(state[H_NUM_PLAYERS]):
         out[seat] = popcount(empty_bb(state, player_base(seat)))
-
-
-@njit
-def resolve_chance(state, rng):
-    while state[H_TO_MOVE] == CHANCE:
-        apply_chance(state, sample_chance(state, rng))
 
 
 @njit

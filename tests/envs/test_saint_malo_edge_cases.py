@@ -20,8 +20,8 @@ from saint_malo_setup import (
 from test_saint_malo_examples import CHURCH_K, CRATE_K, LOG_K, WALL_K, church_value
 
 from meeplezoo.envs.core.contract import CHANCE, H_PHASE, H_TO_MOVE
+from meeplezoo.envs.saint_malo import chance
 from meeplezoo.envs.saint_malo import data as D
-from meeplezoo.envs.saint_malo import rules
 from meeplezoo.envs.saint_malo.city import defence, end_score
 from meeplezoo.envs.saint_malo.dice import canonical_reroll_masks, encode_counts
 
@@ -163,7 +163,7 @@ def test_ec13_swords_may_be_rerolled():
     assert state[H_TO_MOVE] == CHANCE
     heads = np.zeros(6, dtype=np.int64)
     heads[FACE["H"]] = 2
-    rules.apply_chance(state, encode_counts(heads))
+    chance.apply_chance(state, encode_counts(heads))
     assert state[D.G_DICE:D.G_DICE + 5].tolist() == [D.LOG] * 3 + [D.HEAD] * 2
     play(state, D.A_STOP_ROLLING, D.A_PASS)
     assert state[D.G_PIRATE_BOXES] == 0

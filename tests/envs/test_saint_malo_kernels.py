@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from saint_malo_setup import legal, new_game, set_dice
 
-from meeplezoo.envs.saint_malo import city, rules
+from meeplezoo.envs.saint_malo import chance, city
 from meeplezoo.envs.saint_malo import data as D
 
 LEVEL = dict(zip(D.CHARACTER_NAMES, D.CHARACTER_LEVEL.tolist(), strict=True))
@@ -122,5 +122,5 @@ def test_chance_outcomes_kernel_is_the_exact_roll_distribution():
     codes, probs = np.zeros(252, np.int64), np.zeros(252)
     for mask, size in ((0b11111, 252), (0b00101, 21), (0b10000, 6)):
         state[D.G_ROLL_MASK] = mask
-        count = rules.chance_outcomes(state, codes, probs)
+        count = chance.chance_outcomes(state, codes, probs)
         assert count == size and abs(probs[:count].sum() - 1.0) < 1e-12
