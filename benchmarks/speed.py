@@ -23,11 +23,7 @@ import argparse
 import dataclasses
 import json
 import os
-import shutil
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 import warnings
 from collections.abc import Callable
@@ -37,11 +33,11 @@ from pathlib import Path
 import numpy as np
 
 from .common import RESULTS_DIR, machine_info, say, timed
+from .startup import startup_benchmark
 
 GAME = "saint_malo_v0"
 
 AEC_BAR_RATIO = 10.0     # the issue's bar: >= 10x connect_four_v3's AEC turns/s
-WARM_START_BAR_S = 2.0   # the issue's bar: first reset() in a new process, warm cache
 
 
 @dataclasses.dataclass(frozen=True)
@@ -206,97 +202,6 @@ def batch_benchmark(settings: Settings, num_players: int = 2) -> list[dict]:
                             "num_players": num_players, "steps_per_s": calls_s * size,
                             "calls_per_s": calls_s})
             say(f"  (c) batch {size:>4} obs={with_obs!s:<5}: {calls_s * size:,.0f} steps/s")
-    return results
-
-
-# --- (d) start-up and compile time -------------------------------------------------------
-
-# Run in a fresh interpreter: import, first reset + observation + step, then the batched
-# stepper's first step (its per-game wrappers cannot be cached on disk by numba).
-_CHILD = """
-import json, time
-started = time.time(); t0 = time.perf_counter()
-import meeplezoo.envs.saint_malo_v0 as game
-t1 = time.perf_counter()
-env = game.env(num_players=2)
-env.reset(seed=0)
-t2 = time.perf_counter()
-obs = env.last()[0]
-env.step(int(obs["action_mask"].nonzero()[0][0]))
-t3 = time.perf_counter(); first_step_done = time.time()
-from meeplezoo.envs.core import jit
-from meeplezoo.envs.core.batch import BatchEnv
-batch = BatchEnv(game.SPEC, 4); batch.reset(); batch.step(batch.random_actions())
-t4 = time.perf_counter()
-print(json.dumps(dict(started=started, first_step_done=first_step_done, import_s=t1 - t0,
-                      first_reset_s=t2 - t1, first_step_s=t3 - t2,
-                      batch_first_step_s=t4 - t3, cache_dir=str(jit.CACHE_DIR))))
-"""
-
-
-def start_once(cache_root: str | None) -> dict:
-    """One fresh process; ``cache_root`` None keeps this process's numba cache."""
-    env = dict(os.environ)
-    if cache_root is not None:
-        env.pop("NUMBA_CACHE_DIR", None)
-        env["MEEPLEZOO_NUMBA_CACHE"] = cache_root
-    spawned = time.time()
-    done = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True,
-                          text=True, timeout=900)
-    exited = time.time()
-    if done.returncode != 0:
-        raise RuntimeError(f"start-up child failed:\n{done.stderr[-3000:]}")
-    child = json.loads(done.stdout.strip().splitlines()[-1])
-    return {
-        "interpreter_start_s": child["started"] - spawned,
-        "import_s": child["import_s"],
-        "first_reset_s": child["first_reset_s"],     # env() + reset()
-        "first_step_s": child["first_step_s"],       # last() + step()
-        "process_to_first_step_s": child["first_step_done"] - spawned,
-        "batch_first_step_s": child["batch_first_step_s"],
-        "process_total_s": exited - spawned,
-        "cache_dir": child["cache_dir"],
-    }
-
-
-def _median_runs(runs: list[dict]) -> dict:
-    keys = [k for k in runs[0] if k != "cache_dir"]
-    return {k: statistics.median(run[k] for run in runs) for k in keys} | {"runs": len(runs)}
-
-
-def startup_benchmark(settings: Settings) -> dict:
-    from meeplezoo.envs.core import jit
-
-    results: dict = {}
-    scratch = tempfile.mkdtemp(prefix="meeplezoo_bench_cache_") if settings.cold_start else None
-    try:
-        if scratch is not None:
-            say("  (d) cold numba cache (compiles every kernel)...")
-            cold = start_once(scratch)
-            results["cold"] = _median_runs([cold])
-            expected_dir = cold["cache_dir"]
-        else:
-            expected_dir = str(jit.CACHE_DIR)     # (a) already filled this process's cache
-        warm = []
-        for _ in range(settings.warm_starts + 2):   # + retries if the sources change meanwhile
-            attempt = start_once(scratch)
-            if attempt["cache_dir"] != expected_dir:   # a source was edited: a new cache key
-                say("  (d) sources changed during the run; the cache key moved, retrying")
-                expected_dir, warm = attempt["cache_dir"], []
-                continue
-            warm.append(attempt)
-            if len(warm) == settings.warm_starts:
-                break
-        if len(warm) < settings.warm_starts:
-            raise RuntimeError("the numba cache key kept changing (sources edited mid-run)")
-        results["warm"] = _median_runs(warm)
-    finally:
-        if scratch is not None:
-            shutil.rmtree(scratch, ignore_errors=True)
-    measured = results["warm"]["process_to_first_step_s"]
-    results["bar"] = {"warm_process_to_first_step_s_below": WARM_START_BAR_S,
-                      "measured": measured, "met": measured < WARM_START_BAR_S}
-    say(f"  (d) warm cache: first step done {measured:.2f} s after spawn")
     return results
 
 
