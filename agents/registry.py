@@ -63,10 +63,25 @@ def _mcts(game: str, seed: int | None, arguments: str) -> Agent:
     return agent
 
 
+def _ppo(game: str, seed: int | None, arguments: str) -> Agent:
+    """``ppo:<checkpoint>`` (greedy) or ``ppo:<checkpoint>,sample``."""
+    path, _, mode = arguments.rpartition(",") if arguments.endswith(",sample") else (
+        arguments, "", "")
+    if not path:
+        raise ValueError("write ppo:<checkpoint> or ppo:<checkpoint>,sample")
+    from .ppo import PPOAgent
+
+    agent = PPOAgent(path, greedy=(mode != "sample"), seed=seed)
+    if agent.game != game:
+        raise ValueError(f"{path} was trained on {agent.game}, not {game}")
+    return agent
+
+
 _FACTORIES = {
     "random": lambda game, seed, arguments: RandomAgent(seed=seed),
     "greedy": lambda game, seed, arguments: _greedy(game, seed),
     "mcts": _mcts,
+    "ppo": _ppo,
 }
 
 

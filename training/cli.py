@@ -39,6 +39,14 @@ def demo(args) -> int:
     return 0
 
 
+def train(args) -> int:
+    try:
+        from meeplezoo.training.ppo import train_main  # torch and tyro load only here
+    except ImportError as err:
+        raise ValueError(f"training needs the [train] extra ({err.name} is missing)") from None
+    return train_main(args.rest) or 0
+
+
 def bench(args) -> int:
     from meeplezoo.benchmarks import speed
 
@@ -62,6 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("arena", help="round-robin matches and strength ratings")
     arena_command.add_arguments(p)
     p.set_defaults(handler=arena_command.run)
+    p = commands.add_parser("train", help="self-play PPO (needs the [train] extra)",
+                            add_help=False)
+    p.add_argument("rest", nargs=argparse.REMAINDER)
+    p.set_defaults(handler=train)
     p = commands.add_parser("bench", help="speed benchmarks (see BENCHMARKS.md)")
     p.add_argument("--quick", action="store_true")
     p.set_defaults(handler=bench)

@@ -1,0 +1,49 @@
+"""A trained PPO policy as an agent: ``PPOAgent("runs/x/checkpoint.pt")`` or ``ppo:<path>``."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from ..base import Agent
+from .network import make_network, masked_logits
+
+
+class PPOAgent(Agent):
+    """Plays the seat to move with a checkpointed policy, from that seat's observation.
+
+    ``greedy=True`` takes the most probable legal action; otherwise it samples from the
+    masked policy with the agent's own seeded generator (reproducible from ``seed``).
+    """
+
+    def __init__(self, checkpoint_path: str, greedy: bool = True, seed: int | None = None,
+                 device: str = "cpu"):
+        super().__init__(seed)
+        from meeplezoo.training.checkpoint import load_checkpoint
+
+        payload = load_checkpoint(checkpoint_path, map_location=device)
+        self.meta = payload["meta"]
+        self.game = self.meta["game"]
+        self.network = make_network(self.meta).to(device)
+        self.network.load_state_dict(payload["model"])
+        self.network.eval()
+        self.greedy, self.device = greedy, torch.device(device)
+        self.name = f"ppo:{checkpoint_path}" + ("" if greedy else ",sample")
+
+    @torch.no_grad()
+    def act(self, env) -> int:
+        game = getattr(env.unwrapped, "spec", None)
+        if game is not None and getattr(game, "name", self.game) != self.game:
+            raise ValueError(f"{self.name} was trained on {self.game}, not {game.name}")
+        seen = env.observe(env.agent_selection)
+        mask = np.asarray(seen["action_mask"])
+        if not mask.any():
+            raise ValueError(f"no legal action for {env.agent_selection} (is the game over?)")
+        obs = torch.as_tensor(seen["observation"], dtype=torch.float32, device=self.device)
+        logits, _ = self.network(obs[None])
+        logits = masked_logits(logits[0].double().cpu(), torch.from_numpy(mask))
+        if self.greedy:
+            return int(torch.argmax(logits))
+        probs = torch.softmax(logits, dim=0).numpy()
+        probs[mask == 0] = 0.0
+        return int(self.rng.choice(probs.size, p=probs / probs.sum()))

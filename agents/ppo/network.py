@@ -1,0 +1,88 @@
+"""Policy/value networks over a game's flat observation, with masked logits.
+
+Illegal actions get the smallest finite logit of the dtype (``torch.finfo(dtype).min``),
+never ``-inf``: the softmax gives them probability 0, yet log-probabilities, entropies and
+their gradients stay finite (``-inf`` turns ``0 * -inf`` into NaN).
+
+One network per game family: :func:`make_network` picks the architecture from the game
+name (every game is an MLP over the flat observation for now) and :func:`network_meta`
+records what a checkpoint must match to be loaded into it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import torch
+from torch import nn
+from torch.distributions import Categorical
+
+
+def layer_init(layer: nn.Linear, std: float = float(np.sqrt(2)), bias: float = 0.0) -> nn.Linear:
+    """Orthogonal weights, constant bias (the CleanRL PPO initialisation)."""
+    nn.init.orthogonal_(layer.weight, std)
+    nn.init.constant_(layer.bias, bias)
+    return layer
+
+
+def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """``logits`` with every action where ``mask`` is 0 set to ``finfo(dtype).min``."""
+    return torch.where(mask.bool(), logits, torch.finfo(logits.dtype).min)
+
+
+def masked_distribution(logits: torch.Tensor, mask: torch.Tensor) -> Categorical:
+    """A categorical distribution that never samples an illegal action."""
+    return Categorical(logits=masked_logits(logits, mask))
+
+
+class MLPPolicy(nn.Module):
+    """A shared MLP trunk (tanh), a policy head (one logit per action) and a value head."""
+
+    def __init__(self, obs_size: int, num_actions: int, hidden: Sequence[int] = (256, 256)):
+        super().__init__()
+        self.obs_size, self.num_actions, self.hidden = obs_size, num_actions, list(hidden)
+        layers: list[nn.Module] = []
+        width = obs_size
+        for size in hidden:
+            layers += [layer_init(nn.Linear(width, size)), nn.Tanh()]
+            width = size
+        self.trunk = nn.Sequential(*layers)
+        self.policy = layer_init(nn.Linear(width, num_actions), std=0.01)
+        self.value = layer_init(nn.Linear(width, 1), std=1.0)
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Raw (unmasked) logits [B, A] and values [B]."""
+        features = self.trunk(obs)
+        return self.policy(features), self.value(features).squeeze(-1)
+
+    def get_value(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.value(self.trunk(obs)).squeeze(-1)
+
+    def get_action_and_value(self, obs: torch.Tensor, mask: torch.Tensor,
+                             action: torch.Tensor | None = None):
+        """CleanRL's one call: (action, log-prob, entropy, value); samples if no action."""
+        logits, value = self(obs)
+        dist = masked_distribution(logits, mask)
+        if action is None:
+            action = dist.sample()
+        return action, dist.log_prob(action), dist.entropy(), value
+
+
+def network_meta(game: str, obs_size: int, num_actions: int,
+                 hidden: Sequence[int]) -> dict:
+    """What a checkpoint stores about its network, compared when it is loaded."""
+    return {"game": game, "architecture": architecture_for(game), "obs_size": int(obs_size),
+            "num_actions": int(num_actions), "hidden": [int(h) for h in hidden]}
+
+
+def architecture_for(game: str) -> str:
+    """The network family of a game (the hook for convolutional or set encoders later)."""
+    return "mlp"
+
+
+def make_network(meta: dict) -> nn.Module:
+    """The network :func:`network_meta` describes."""
+    if meta["architecture"] != "mlp":
+        raise ValueError(f"unknown network architecture {meta['architecture']!r}")
+    return MLPPolicy(meta["obs_size"], meta["num_actions"], meta["hidden"])

@@ -1,0 +1,293 @@
+"""Self-play PPO on a batched MeepleZoo env (CleanRL style: options, then one loop).
+
+    meeplezoo train saint_malo --players 2 --minutes 10
+    python -m meeplezoo.training.ppo --game saint_malo_v0 --num-envs 256 --resume
+
+Every seat of every game is played by the current policy (see ``collect.py`` for the
+per-seat trajectories and the opponent-pool hook).  Logs go to
+``<run-dir>/<run-name>/``: TensorBoard events, ``progress.csv`` and ``checkpoint.pt``
+(written every ``checkpoint_every`` updates and at the end; ``--resume`` continues from
+it with the same update counter, global step and training time).
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn, optim
+
+from meeplezoo.agents.ppo.network import make_network, network_meta
+from meeplezoo.envs import names, spec
+from meeplezoo.envs.core.batch import BatchEnv
+
+from .checkpoint import load_checkpoint, restore_rng, save_checkpoint
+from .collect import Collector, compute_gae
+
+
+@dataclass
+class Options:
+    game: str = "saint_malo_v0"
+    """game to train on (``saint_malo`` is read as ``saint_malo_v0``)"""
+    players: int = 2
+    """number of seats; every seat is played by the current policy"""
+    minutes: float = 0.0
+    """training time budget in minutes across resumes (0: no time limit)"""
+    total_steps: int = 10_000_000
+    """budget of decisions (global step) across resumes; the learning rate anneals over
+    whichever budget runs out first"""
+    seed: int = 1
+    """seed of torch, numpy and the games' dice"""
+    num_envs: int = 256
+    """games stepped together in one compiled call"""
+    num_steps: int = 64
+    """decisions per game per rollout (batch size = num_envs * num_steps)"""
+    hidden: tuple[int, ...] = (256, 256)
+    """hidden layer sizes of the MLP policy/value network"""
+    learning_rate: float = 2.5e-4
+    """Adam learning rate at the start"""
+    anneal_lr: bool = True
+    """anneal the learning rate linearly to 0 over the budget"""
+    gamma: float = 0.999
+    """discount per decision of the same seat (rewards come only at the end of a game)"""
+    gae_lambda: float = 0.95
+    """GAE lambda"""
+    update_epochs: int = 4
+    """optimisation epochs over each rollout"""
+    num_minibatches: int = 8
+    """minibatches per epoch"""
+    clip_coef: float = 0.2
+    """PPO ratio clipping"""
+    clip_vloss: bool = True
+    """clip the value loss around the old values as well"""
+    norm_adv: bool = True
+    """normalise advantages per minibatch"""
+    ent_coef: float = 0.01
+    """entropy bonus coefficient"""
+    vf_coef: float = 0.5
+    """value loss coefficient"""
+    max_grad_norm: float = 0.5
+    """gradient norm clipping"""
+    target_kl: float | None = None
+    """stop an update's epochs early when the approximate KL exceeds this"""
+    reward_scheme: str = "win_loss"
+    """final reward of each seat (see envs/core/rewards.py)"""
+    device: str = "cpu"
+    """torch device for the updates (``cuda`` if available); collection stays on CPU"""
+    torch_threads: int = 0
+    """torch CPU threads (0: torch's default)"""
+    run_dir: str = "runs"
+    """folder holding one folder per run"""
+    run_name: str | None = None
+    """run folder name (default ``<game>_<players>p_seed<seed>``)"""
+    checkpoint_every: int = 10
+    """write ``checkpoint.pt`` every this many updates (and at the end)"""
+    resume: bool = False
+    """continue the run in ``<run-dir>/<run-name>`` from its checkpoint"""
+    progress: bool = True
+    """show a progress bar with steps/s"""
+    max_updates: int | None = None
+    """stop after this many updates in total (for tests and smoke runs)"""
+
+
+def canonical_game(name: str) -> str:
+    """``saint_malo`` -> ``saint_malo_v0``; a registered name is returned as is."""
+    if name in names():
+        return name
+    versions = sorted(n for n in names() if n.rsplit("_v", 1)[0] == name)
+    if not versions:
+        raise ValueError(f"unknown game {name!r}; available: {', '.join(names())}")
+    return versions[-1]
+
+
+def ppo_loss(new_logprob, old_logprob, advantages, new_value, old_value, returns, entropy,
+             clip_coef: float, vf_coef: float, ent_coef: float, clip_vloss: bool = True):
+    """The clipped PPO objective (to minimise) and its parts as a dict of floats."""
+    logratio = new_logprob - old_logprob
+    ratio = logratio.exp()
+    pg_loss = torch.max(-advantages * ratio,
+                        -advantages * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)).mean()
+    if clip_vloss:
+        clipped = old_value + torch.clamp(new_value - old_value, -clip_coef, clip_coef)
+        v_loss = 0.5 * torch.max((new_value - returns) ** 2, (clipped - returns) ** 2).mean()
+    else:
+        v_loss = 0.5 * ((new_value - returns) ** 2).mean()
+    entropy_loss = entropy.mean()
+    loss = pg_loss - ent_coef * entropy_loss + vf_coef * v_loss
+    with torch.no_grad():
+        stats = {"policy_loss": pg_loss.item(), "value_loss": v_loss.item(),
+                 "entropy": entropy_loss.item(),
+                 "approx_kl": ((ratio - 1) - logratio).mean().item(),
+                 "clipfrac": ((ratio - 1.0).abs() > clip_coef).float().mean().item()}
+    return loss, stats
+
+
+def run_path(options: Options) -> Path:
+    name = options.run_name or f"{options.game}_{options.players}p_seed{options.seed}"
+    return Path(options.run_dir) / name
+
+
+def train(options: Options) -> dict:
+    """Train with ``options``; returns the final counters and the checkpoint path."""
+    options = dataclasses.replace(options, game=canonical_game(options.game))
+    game_spec = spec(options.game)
+    if options.torch_threads:
+        torch.set_num_threads(options.torch_threads)
+    if options.device.startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError("--device cuda asked for, but torch sees no CUDA device")
+    device = torch.device(options.device)
+    folder = run_path(options)
+    checkpoint_path = folder / "checkpoint.pt"
+    meta = network_meta(options.game, game_spec.obs_size, game_spec.num_actions, options.hidden)
+
+    random.seed(options.seed)
+    np_rng = np.random.default_rng(options.seed)
+    torch.manual_seed(options.seed)
+    policy = make_network(meta).to(device)
+    optimizer = optim.Adam(policy.parameters(), lr=options.learning_rate, eps=1e-5)
+    counters = {"update": 0, "global_step": 0, "elapsed_s": 0.0}
+    if options.resume:
+        payload = load_checkpoint(checkpoint_path, expect=meta, map_location=device)
+        policy.load_state_dict(payload["model"])
+        optimizer.load_state_dict(payload["optimizer"])
+        counters.update(payload["counters"])
+        restore_rng(payload, np_rng)
+    elif checkpoint_path.exists():
+        raise ValueError(f"{checkpoint_path} exists: pass --resume to continue that run, or "
+                         f"choose another --run-name")
+    folder.mkdir(parents=True, exist_ok=True)
+
+    # New games on resume: the dice are seeded from the seed and the update counter.
+    env_seed = int(np_rng.integers(2**31)) if counters["update"] else options.seed
+    env = BatchEnv(game_spec, options.num_envs, options.players, seed=env_seed,
+                   reward_scheme=options.reward_scheme)
+    collector = Collector(env, options.num_steps)
+    batch_size = options.num_envs * options.num_steps
+    minibatch_size = batch_size // options.num_minibatches
+
+    from torch.utils.tensorboard import SummaryWriter
+    writer = SummaryWriter(str(folder))
+    if not options.resume:
+        writer.add_text("options", "\n".join(
+            f"- {k}: {v}" for k, v in dataclasses.asdict(options).items()))
+    csv_path = folder / "progress.csv"
+    csv_file = csv_path.open("a", newline="")
+    csv_writer = None
+
+    def budget_used() -> float:
+        used = counters["global_step"] / options.total_steps
+        if options.minutes > 0:
+            used = max(used, counters["elapsed_s"] / (options.minutes * 60))
+        return used
+
+    def save():
+        save_checkpoint(checkpoint_path, meta=meta, model=policy, optimizer=optimizer,
+                        options=dataclasses.asdict(options), counters=dict(counters),
+                        np_rng=np_rng)
+
+    bar = None
+    if options.progress:
+        from tqdm import tqdm
+        bar = tqdm(total=options.total_steps, initial=counters["global_step"], unit="step",
+                   dynamic_ncols=True, desc=options.game)
+    try:
+        while budget_used() < 1.0 and (options.max_updates is None
+                                       or counters["update"] < options.max_updates):
+            started = time.perf_counter()
+            if options.anneal_lr:
+                optimizer.param_groups[0]["lr"] = options.learning_rate * (1.0 - budget_used())
+            policy.eval()
+            rollout = collector.collect(policy, device)
+            collect_s = time.perf_counter() - started
+            advantages, returns = compute_gae(
+                rollout.rewards, rollout.values, rollout.dones, rollout.next_index,
+                rollout.bootstrap, options.gamma, options.gae_lambda, options.num_envs)
+
+            policy.train()
+            stats: dict = {}
+            order = np_rng.permutation(batch_size)
+            for _epoch in range(options.update_epochs):
+                np_rng.shuffle(order)
+                for start in range(0, batch_size, minibatch_size):
+                    mb = torch.from_numpy(order[start:start + minibatch_size])
+                    _, logprob, entropy, value = policy.get_action_and_value(
+                        rollout.obs[mb].to(device), rollout.masks[mb].to(device),
+                        rollout.actions[mb].to(device))
+                    mb_adv = advantages[mb].to(device)
+                    if options.norm_adv and mb_adv.numel() > 1:
+                        mb_adv = (mb_adv - mb_adv.mean()) / (mb_adv.std() + 1e-8)
+                    loss, stats = ppo_loss(
+                        logprob, rollout.logprobs[mb].to(device), mb_adv, value,
+                        rollout.values[mb].to(device), returns[mb].to(device), entropy,
+                        options.clip_coef, options.vf_coef, options.ent_coef,
+                        options.clip_vloss)
+                    optimizer.zero_grad()
+                    loss.backward()
+                    nn.utils.clip_grad_norm_(policy.parameters(), options.max_grad_norm)
+                    optimizer.step()
+                if options.target_kl is not None and stats["approx_kl"] > options.target_kl:
+                    break
+
+            elapsed = time.perf_counter() - started
+            counters["update"] += 1
+            counters["global_step"] += batch_size
+            counters["elapsed_s"] += elapsed
+            values, rets = rollout.values.numpy(), returns.numpy()
+            explained = 1 - np.var(rets - values) / max(np.var(rets), 1e-8)
+            episodes, collector.episodes = collector.episodes, []
+            row = {"update": counters["update"], "global_step": counters["global_step"],
+                   "elapsed_s": round(counters["elapsed_s"], 3),
+                   "steps_per_s": round(batch_size / elapsed, 1),
+                   "collect_steps_per_s": round(batch_size / collect_s, 1),
+                   "learning_rate": optimizer.param_groups[0]["lr"], **stats,
+                   "explained_variance": float(explained), "episodes": len(episodes),
+                   "episode_length": float(np.mean(episodes)) if episodes else float("nan")}
+            for key, value in row.items():
+                if key not in ("update", "global_step"):
+                    writer.add_scalar(f"train/{key}", value, counters["global_step"])
+            if csv_writer is None:
+                csv_writer = csv.DictWriter(csv_file, fieldnames=list(row))
+                if csv_file.tell() == 0:
+                    csv_writer.writeheader()
+            csv_writer.writerow(row)
+            csv_file.flush()
+            if bar is not None:
+                bar.update(batch_size)
+                bar.set_postfix(update=counters["update"], sps=f"{row['steps_per_s']:.0f}",
+                                kl=f"{stats['approx_kl']:.4f}")
+            if counters["update"] % options.checkpoint_every == 0:
+                save()
+        save()
+    finally:
+        if bar is not None:
+            bar.close()
+        writer.close()
+        csv_file.close()
+    return {**counters, "checkpoint": str(checkpoint_path)}
+
+
+def train_main(argv: list[str] | None = None) -> int:
+    """Entry point of ``meeplezoo train``: a positional game name is accepted first."""
+    import tyro
+
+    argv = list(argv or [])
+    if argv and not argv[0].startswith("-"):
+        argv = ["--game", argv[0], *argv[1:]]
+    options = tyro.cli(Options, args=argv, prog="meeplezoo train",
+                       description=__doc__.splitlines()[0])
+    result = train(options)
+    print(f"trained {result['update']} updates, {result['global_step']} steps in "
+          f"{result['elapsed_s']:.0f} s; checkpoint: {result['checkpoint']}")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    raise SystemExit(train_main(sys.argv[1:]))
