@@ -128,6 +128,21 @@ def ppo_loss(new_logprob, old_logprob, advantages, new_value, old_value, returns
     return loss, stats
 
 
+def truncate_log(csv_path: Path, last_update: int) -> None:
+    """Keep the CSV rows up to ``last_update`` (rewritten atomically)."""
+    if not csv_path.exists():
+        return
+    with csv_path.open(newline="") as handle:
+        rows = list(csv.reader(handle))
+    if not rows:
+        return
+    header, body = rows[0], [r for r in rows[1:] if r and int(r[0]) <= last_update]
+    tmp = csv_path.with_suffix(".csv.tmp")
+    with tmp.open("w", newline="") as handle:
+        csv.writer(handle).writerows([header, *body])
+    tmp.replace(csv_path)
+
+
 def run_path(options: Options) -> Path:
     name = options.run_name or f"{options.game}_{options.players}p_seed{options.seed}"
     return Path(options.run_dir) / name
@@ -172,11 +187,16 @@ def train(options: Options) -> dict:
     minibatch_size = batch_size // options.num_minibatches
 
     from torch.utils.tensorboard import SummaryWriter
-    writer = SummaryWriter(str(folder))
+    # On resume, forget what the killed run logged after its last checkpoint, so the logs
+    # continue exactly where the restored counters do.
+    writer = SummaryWriter(str(folder), purge_step=counters["global_step"] + 1
+                           if options.resume else None)
     if not options.resume:
         writer.add_text("options", "\n".join(
             f"- {k}: {v}" for k, v in dataclasses.asdict(options).items()))
     csv_path = folder / "progress.csv"
+    if options.resume:
+        truncate_log(csv_path, counters["update"])
     csv_file = csv_path.open("a", newline="")
     csv_writer = None
 

@@ -1,0 +1,63 @@
+"""A run killed with SIGKILL mid-training resumes from its last checkpoint, logs intact."""
+
+from __future__ import annotations
+
+import csv
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("tyro")
+
+from meeplezoo.training.checkpoint import load_checkpoint  # noqa: E402
+
+ARGS = ["saint_malo", "--num-envs", "8", "--num-steps", "16", "--hidden", "16",
+        "--update-epochs", "1", "--num-minibatches", "2", "--checkpoint-every", "2",
+        "--torch-threads", "1", "--no-progress", "--run-name", "killed"]
+
+
+def csv_updates(path: Path) -> list[int]:
+    with path.open(newline="") as handle:
+        return [int(row["update"]) for row in csv.DictReader(handle)]
+
+
+def test_sigkill_then_resume(tmp_path):
+    run = tmp_path / "killed"
+    command = [sys.executable, "-m", "meeplezoo.training.ppo", *ARGS,
+               "--run-dir", str(tmp_path), "--max-updates", "100000"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 240
+    try:
+        while time.time() < deadline:
+            log = run / "progress.csv"
+            logged = csv_updates(log) if log.exists() else []
+            # kill right after an odd update: logged, but past the last checkpoint
+            if (run / "checkpoint.pt").exists() and len(logged) >= 5 and logged[-1] % 2:
+                break
+            assert process.poll() is None, process.stderr.read().decode()[-2000:]
+            time.sleep(0.02)
+        else:
+            pytest.fail("the run wrote no checkpoint in time")
+    finally:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+    saved = load_checkpoint(run / "checkpoint.pt")["counters"]
+    logged = csv_updates(run / "progress.csv")
+    assert saved["update"] % 2 == 0 and saved["update"] < logged[-1]   # rows to forget
+
+    target = saved["update"] + 3
+    resumed = subprocess.run(
+        [sys.executable, "-m", "meeplezoo.training.ppo", *ARGS, "--run-dir", str(tmp_path),
+         "--resume", "--max-updates", str(target)],
+        capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    after = load_checkpoint(run / "checkpoint.pt")["counters"]
+    assert after["update"] == target
+    assert after["global_step"] == target * 8 * 16               # no step counted twice
+    assert csv_updates(run / "progress.csv") == list(range(1, target + 1))
