@@ -29,6 +29,7 @@ from meeplezoo.envs.core.batch import BatchEnv
 
 from .checkpoint import load_checkpoint, restore_rng, save_checkpoint
 from .collect import Collector, compute_gae
+from .evaluate import append_eval_rows, evaluate_checkpoint
 
 
 @dataclass
@@ -94,6 +95,12 @@ class Options:
     """show a progress bar with steps/s"""
     max_updates: int | None = None
     """stop after this many updates in total (for tests and smoke runs)"""
+    eval_every: int = 0
+    """evaluate against ``eval_opponents`` every this many updates, at a checkpoint (0: off)"""
+    eval_games: int = 20
+    """games per opponent in each evaluation (seats alternated)"""
+    eval_opponents: tuple[str, ...] = ("random", "greedy")
+    """anchor agents of the periodic evaluation (agent specs, e.g. ``mcts:50``)"""
 
 
 def canonical_game(name: str) -> str:
@@ -195,8 +202,10 @@ def train(options: Options) -> dict:
         writer.add_text("options", "\n".join(
             f"- {k}: {v}" for k, v in dataclasses.asdict(options).items()))
     csv_path = folder / "progress.csv"
+    eval_path = folder / "eval.csv"
     if options.resume:
         truncate_log(csv_path, counters["update"])
+        truncate_log(eval_path, counters["update"])
     csv_file = csv_path.open("a", newline="")
     csv_writer = None
 
@@ -281,8 +290,11 @@ def train(options: Options) -> dict:
                 bar.update(batch_size)
                 bar.set_postfix(update=counters["update"], sps=f"{row['steps_per_s']:.0f}",
                                 kl=f"{stats['approx_kl']:.4f}")
-            if counters["update"] % options.checkpoint_every == 0:
+            evaluate_now = options.eval_every and counters["update"] % options.eval_every == 0
+            if counters["update"] % options.checkpoint_every == 0 or evaluate_now:
                 save()
+            if evaluate_now:
+                evaluate(checkpoint_path, options, counters, eval_path, writer)
         save()
     finally:
         if bar is not None:
@@ -290,6 +302,19 @@ def train(options: Options) -> dict:
         writer.close()
         csv_file.close()
     return {**counters, "checkpoint": str(checkpoint_path)}
+
+
+def evaluate(checkpoint_path: Path, options: Options, counters: dict, eval_path: Path,
+             writer) -> None:
+    """One periodic evaluation: rows in eval.csv and TensorBoard (not in the time budget)."""
+    rows = evaluate_checkpoint(checkpoint_path, options.game, options.eval_opponents,
+                               options.eval_games, options.players,
+                               seed=10_000 * counters["update"])
+    stamp = {k: counters[k] for k in ("update", "global_step", "elapsed_s")}
+    append_eval_rows(eval_path, [{**stamp, **row} for row in rows])
+    for row in rows:
+        writer.add_scalar(f"eval/score_vs_{row['opponent']}", row["score"],
+                          counters["global_step"])
 
 
 def train_main(argv: list[str] | None = None) -> int:
