@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from meeplezoo.training.cli import main
 
 
 def test_demo_prints_results_and_a_final_board(capsys):
-    assert main(["demo", "--agents", "random", "random", "--games", "2"]) == 0
+    assert main(["demo", "--bots", "--agents", "random", "random", "--games", "2"]) == 0
     out = capsys.readouterr().out
     assert "win %" in out and "GAME OVER" in out and "game 2/2" in out
 
@@ -17,7 +19,17 @@ def test_games_lists_saint_malo(capsys):
 
 
 def test_bad_game_and_agent_are_one_clear_line(capsys):
-    assert main(["demo", "--game", "chess"]) == 2
+    assert main(["demo", "--bots", "--game", "chess"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err
-    assert main(["demo", "--agents", "alphazero", "random", "--games", "1"]) == 2
+    assert main(["demo", "--bots", "--agents", "alphazero", "random", "--games", "1"]) == 2
     assert "unknown agent 'alphazero'" in capsys.readouterr().err
+
+
+def test_training_demo_trains_and_rates(tmp_path, capsys):
+    pytest.importorskip("torch")
+    assert main(["demo", "--minutes", "0.05", "--deals", "1", "--workers", "1",
+                 "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "1/3 training" in out and "3/3 arena" in out and "vs random" in out
+    assert (tmp_path / "demo" / "checkpoint.pt").exists()
+    assert list((tmp_path / "demo" / "arena").glob("*_ratings.png"))

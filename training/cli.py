@@ -1,8 +1,8 @@
 """The ``meeplezoo`` command line: ``demo``, ``games``, ``arena``, ``bench``.
 
-``meeplezoo demo`` plays a few Saint Malo games between the built-in bots and prints the
-results and the final board of the last game; ``meeplezoo arena saint_malo --agents
-random greedy mcts:200 --games 50`` rates agents against each other.
+``meeplezoo demo`` trains a Saint Malo bot by self-play for a few minutes and rates it
+against random and greedy (``--bots``: bots play a few games instead);
+``meeplezoo arena saint_malo --agents random greedy mcts:200 --games 50`` rates agents.
 """
 
 from __future__ import annotations
@@ -18,6 +18,16 @@ from .play import play_game, results_table
 
 
 def demo(args) -> int:
+    if not args.bots:
+        try:
+            import torch  # noqa: F401
+        except ImportError:
+            print("torch is not installed (the [train] extra): showing bot games instead")
+        else:
+            from .demo import train_and_rate
+
+            return train_and_rate(minutes=args.minutes, deals=args.deals, out=args.out,
+                                  seed=max(args.seed, 1), workers=args.workers)
     if args.game not in names():
         raise ValueError(f"unknown game {args.game!r}; available: {', '.join(names())}")
     seats = args.agents
@@ -56,7 +66,13 @@ def bench(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="meeplezoo", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    p = commands.add_parser("demo", help="bots play a few games; results and a final board")
+    p = commands.add_parser("demo", help="train a Saint Malo bot for a few minutes and rate "
+                            "it (--bots: bots play a few games instead)")
+    p.add_argument("--bots", action="store_true", help="only play bot games (no training)")
+    p.add_argument("--minutes", type=float, default=3.0, help="training time")
+    p.add_argument("--deals", type=int, default=10, help="arena deals per pair")
+    p.add_argument("--out", default="demo_runs")
+    p.add_argument("--workers", type=int, default=2)
     p.add_argument("--game", default="saint_malo_v0")
     p.add_argument("--agents", nargs="+", default=["greedy", "random"],
                    help=f"one agent per seat, from: {', '.join(agent_names())}")
