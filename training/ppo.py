@@ -223,8 +223,11 @@ def train(options: Options) -> dict:
     bar = None
     if options.progress:
         from tqdm import tqdm
-        bar = tqdm(total=options.total_steps, initial=counters["global_step"], unit="step",
-                   dynamic_ncols=True, desc=options.game)
+        # With a time budget the bar counts training seconds, so its ETA means something.
+        timed_run = options.minutes > 0
+        bar = tqdm(total=round(options.minutes * 60) if timed_run else options.total_steps,
+                   initial=round(counters["elapsed_s"]) if timed_run else counters["global_step"],
+                   unit="s" if timed_run else "step", dynamic_ncols=True, desc=options.game)
     try:
         while budget_used() < 1.0 and (options.max_updates is None
                                        or counters["update"] < options.max_updates):
@@ -287,7 +290,10 @@ def train(options: Options) -> dict:
             csv_writer.writerow(row)
             csv_file.flush()
             if bar is not None:
-                bar.update(batch_size)
+                if timed_run:
+                    bar.update(round(counters["elapsed_s"]) - bar.n)
+                else:
+                    bar.update(batch_size)
                 bar.set_postfix(update=counters["update"], sps=f"{row['steps_per_s']:.0f}",
                                 kl=f"{stats['approx_kl']:.4f}")
             evaluate_now = options.eval_every and counters["update"] % options.eval_every == 0
