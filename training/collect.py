@@ -25,7 +25,6 @@ This hook is declared but not implemented yet (``Collector`` refuses an opponent
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -165,46 +164,3 @@ class Collector:
         values = policy.get_value(torch.from_numpy(views).to(device)).cpu()
         bootstrap[torch.from_numpy(last[games, seats])] = values
         return bootstrap
-
-
-def collection_benchmark(game: str = "saint_malo_v0", num_envs: int = 1024,
-                         num_players: int = 2, steps: int = 20, hidden=(256, 256),
-                         seed: int = 0, threads: int = 0) -> dict:
-    """Env steps/s with policy inference: batched collection vs a loop over AEC envs.
-
-    Both play ``num_envs`` games with the same freshly initialised network and sample
-    masked actions; the loop calls the policy once per env per step (batch 1), as a
-    Python self-play loop over PettingZoo envs would.  Returns both rates and the ratio.
-    ``threads`` sets torch's CPU threads (0: leave as is; 1 is fastest on a busy machine).
-    """
-    if threads:
-        torch.set_num_threads(threads)
-    from meeplezoo.agents.ppo.network import make_network, network_meta
-    from meeplezoo.envs import make, spec
-
-    game_spec = spec(game)
-    torch.manual_seed(seed)
-    policy = make_network(network_meta(game, game_spec.obs_size, game_spec.num_actions, hidden))
-    collector = Collector(BatchEnv(game_spec, num_envs, num_players, seed=seed), steps)
-    collector.collect(policy)                          # warm-up (compilation, allocation)
-    started = time.perf_counter()
-    collector.collect(policy)
-    batched = steps * num_envs / (time.perf_counter() - started)
-
-    envs = [make(game, num_players=num_players) for _ in range(num_envs)]
-    for index, env in enumerate(envs):
-        env.reset(seed=seed + index)
-    loop_steps = max(1, steps // 4)
-    started = time.perf_counter()
-    with torch.no_grad():
-        for _ in range(loop_steps):
-            for index, env in enumerate(envs):
-                if all(env.terminations.values()):
-                    env.reset(seed=seed + index)
-                seen = env.observe(env.agent_selection)
-                logits, _ = policy(torch.from_numpy(seen["observation"])[None])
-                mask = torch.from_numpy(seen["action_mask"])[None]
-                env.step(int(masked_distribution(logits, mask).sample()[0]))
-    looped = loop_steps * num_envs / (time.perf_counter() - started)
-    return {"batched_steps_per_s": batched, "aec_loop_steps_per_s": looped,
-            "speedup": batched / looped, "num_envs": num_envs, "threads": torch.get_num_threads()}
