@@ -17,10 +17,15 @@ the seat's own observation of the current state of its game.  For the seat to mo
 exactly the value of its next decision; for the other seats it is their value estimate now
 (their next decision has not come yet), computed by observing the state from their seat.
 
-Opponent pool (later step): every seat is played by the current policy here.  To play
-some seats with past checkpoints, pass ``opponent``, a callable ``(obs, masks) -> actions``
-with ``learner_seat[game, seat]`` False for its seats; their decisions are then not stored.
-This hook is declared but not implemented yet (``Collector`` refuses an opponent).
+Opponents: ``collect(policy, opponent=net)`` with ``opponent_fraction`` > 0 plays the
+first ``round(opponent_fraction * N)`` games as learner-vs-opponent: the learner holds one
+seat per game (drawn at random, re-drawn whenever the game resets) and ``net`` plays the
+others, with one extra batched forward over the opponent's rows.  The buffer keeps its
+``[T*N]`` layout; ``weights`` is 1 on learner transitions and 0 on opponent ones, which are
+never linked into a chain and get no reward (the learner seat's last transition gets its
+final reward).  Each finished opponent game appends the learner's score (1 win, 0.5 tie,
+0 loss, averaged over the other seats) to ``opponent_results``.  With no ``opponent`` (or
+fraction 0) every seat of every game is the learner, every weight is 1.
 """
 
 from __future__ import annotations
@@ -49,18 +54,21 @@ class Rollout:
     seats: torch.Tensor        # int64 [T*N]
     next_index: torch.Tensor   # int64 [T*N]: same seat's next transition, -1 if none
     bootstrap: torch.Tensor    # float32 [T*N]: value after a pending chain, 0 elsewhere
+    weights: torch.Tensor      # float32 [T*N]: 1 learner transition, 0 opponent's
 
 
 def compute_gae(rewards: torch.Tensor, values: torch.Tensor, dones: torch.Tensor,
                 next_index: torch.Tensor, bootstrap: torch.Tensor, gamma: float,
-                gae_lambda: float, num_envs: int) -> tuple[torch.Tensor, torch.Tensor]:
+                gae_lambda: float, num_envs: int, weights: torch.Tensor | None = None
+                ) -> tuple[torch.Tensor, torch.Tensor]:
     """GAE along each seat's own chain; returns (advantages, returns).
 
     For transition i with next transition j = ``next_index[i]``: the next value is
     ``values[j]`` (or ``bootstrap[i]`` if j is -1 and i is not done, 0 if done), and
     ``A_i = delta_i + gamma * lambda * (1 - done_i) * A_j`` (0 past a pending chain).
     A chain's next transition always lies in a later step, so a backward sweep over the
-    ``T`` steps (each vectorised over the N games) is enough.
+    ``T`` steps (each vectorised over the N games) is enough.  Transitions of weight 0
+    (an opponent's) are in no chain; their advantage is set to 0 and return to their value.
     """
     total = rewards.shape[0]
     has_next = next_index >= 0
@@ -75,15 +83,18 @@ def compute_gae(rewards: torch.Tensor, values: torch.Tensor, dones: torch.Tensor
         advantages[rows] = deltas[rows] + gamma * gae_lambda * not_done[rows] * \
             advantages[continuation[rows]]
     advantages = advantages[:total]
+    if weights is not None:
+        advantages = torch.where(weights > 0, advantages, torch.zeros_like(advantages))
     return advantages, advantages + values
 
 
 class Collector:
     """Steps a :class:`BatchEnv` with a policy and fills a :class:`Rollout` per call."""
 
-    def __init__(self, env: BatchEnv, num_steps: int, opponent=None):
-        if opponent is not None:
-            raise NotImplementedError("an opponent pool of past checkpoints is a later step")
+    def __init__(self, env: BatchEnv, num_steps: int, opponent_fraction: float = 0.0,
+                 rng: np.random.Generator | None = None):
+        if not 0.0 <= opponent_fraction <= 1.0:
+            raise ValueError(f"opponent_fraction must lie in [0, 1], got {opponent_fraction}")
         self.env, self.num_steps = env, num_steps
         self.num_envs, self.num_players = env.batch_size, env.num_players
         spec = env.spec
@@ -101,12 +112,20 @@ class Collector:
         self.games = np.arange(self.num_envs)
         self.episodes: list[int] = []          # lengths (decisions) of games finished
         self.episode_length = np.zeros(self.num_envs, dtype=np.int64)
+        self.weights = torch.ones(total)
+        self.opponent_games = int(round(opponent_fraction * self.num_envs))
+        self.rng = rng if rng is not None else np.random.default_rng()
+        self.learner_seat = self.rng.integers(self.num_players, size=self.opponent_games)
+        self.opponent_results: list[float] = []   # learner scores of finished opponent games
         env.reset()
 
     @torch.no_grad()
-    def collect(self, policy: torch.nn.Module, device: torch.device | str = "cpu") -> Rollout:
-        """Play ``num_steps`` decisions in every game with ``policy``; see the module doc."""
-        env, n = self.env, self.num_envs
+    def collect(self, policy: torch.nn.Module, device: torch.device | str = "cpu",
+                opponent: torch.nn.Module | None = None) -> Rollout:
+        """Play ``num_steps`` decisions in every game with ``policy`` (and ``opponent`` in
+        the opponent games, if given); see the module doc."""
+        env, n, k = self.env, self.num_envs, self.opponent_games if opponent is not None else 0
+        weights = np.ones(self.num_steps * n, dtype=np.float32)
         last = np.full((n, self.num_players), -1, dtype=np.int64)   # per game, per seat
         next_index = np.full(self.num_steps * n, -1, dtype=np.int64)
         rewards = np.zeros(self.num_steps * n, dtype=np.float32)
@@ -119,16 +138,24 @@ class Collector:
             logits, value = policy(self.obs[t].to(device))
             dist = masked_distribution(logits.cpu(), self.masks[t])
             action = dist.sample()
+            seats = env.to_move
+            theirs = np.zeros(n, dtype=bool)
+            theirs[:k] = seats[:k] != self.learner_seat
+            if theirs.any():
+                opp = torch.from_numpy(np.flatnonzero(theirs))
+                their_logits, _ = opponent(self.obs[t][opp].to(device))
+                action[opp] = masked_distribution(their_logits.cpu(), self.masks[t][opp]).sample()
             rows = slice(t * n, (t + 1) * n)
             self.actions[t] = action
             self.logprobs[rows] = dist.log_prob(action)
             self.values[rows] = value.cpu()
-            index = t * n + self.games
-            seats = env.to_move
-            previous = last[self.games, seats]
+            weights[rows] = ~theirs
+            learner = np.flatnonzero(~theirs)
+            index = t * n + learner
+            previous = last[learner, seats[learner]]
             linked = previous >= 0
             next_index[previous[linked]] = index[linked]
-            last[self.games, seats] = index
+            last[learner, seats[learner]] = index
             step_rewards, done = env.step(action.numpy())
             self.episode_length += 1
             finished = np.flatnonzero(done)
@@ -138,16 +165,32 @@ class Collector:
                 rewards[ends[valid]] += step_rewards[finished][valid]
                 dones[ends[valid]] = 1.0
                 last[finished] = -1
+                if k:
+                    self._report(finished[finished < k], step_rewards)
+                if self.opponent_games:
+                    redraw = finished[finished < self.opponent_games]
+                    self.learner_seat[redraw] = self.rng.integers(self.num_players,
+                                                                  size=redraw.size)
                 self.episodes.extend(self.episode_length[finished].tolist())
                 self.episode_length[finished] = 0
         bootstrap = self._bootstrap(policy, last, device)
         self.rewards.copy_(torch.from_numpy(rewards))
         self.dones.copy_(torch.from_numpy(dones))
         self.next_index.copy_(torch.from_numpy(next_index))
+        self.weights.copy_(torch.from_numpy(weights))
         return Rollout(self.obs.view(-1, self.obs.shape[-1]),
                        self.masks.view(-1, self.masks.shape[-1]), self.actions.view(-1),
                        self.logprobs, self.values, self.rewards, self.dones,
-                       self.seats.view(-1), self.next_index, bootstrap)
+                       self.seats.view(-1), self.next_index, bootstrap, self.weights)
+
+    def _report(self, games: np.ndarray, step_rewards: np.ndarray) -> None:
+        """The learner's score in each finished opponent game (vs the other seats)."""
+        for game in games:
+            rewards = np.asarray(step_rewards[game], dtype=np.float64)
+            mine = rewards[self.learner_seat[game]]
+            others = np.delete(rewards, self.learner_seat[game])
+            score = ((mine > others).sum() + 0.5 * (mine == others).sum()) / max(others.size, 1)
+            self.opponent_results.append(float(score))
 
     def _bootstrap(self, policy, last: np.ndarray, device) -> torch.Tensor:
         """Value of each pending chain's seat at the current state of its game."""

@@ -4,7 +4,8 @@
     python -m meeplezoo.training.ppo --game saint_malo_v0 --num-envs 256 --resume
 
 Every seat of every game is played by the current policy (see ``collect.py`` for the
-per-seat trajectories and the opponent-pool hook).  Logs go to
+per-seat trajectories), or with ``--opponent-fraction`` > 0 that fraction of the games pits
+the learner (one seat) against a past snapshot from ``<run>/pool/`` (see ``pool.py``).  Logs go to
 ``<run-dir>/<run-name>/``: TensorBoard events, ``progress.csv`` and ``checkpoint.pt``
 (written every ``checkpoint_every`` updates and at the end; ``--resume`` continues from
 it with the same update counter, global step and training time).
@@ -30,6 +31,7 @@ from meeplezoo.envs.core.batch import BatchEnv
 from .checkpoint import load_checkpoint, restore_rng, save_checkpoint
 from .collect import Collector, compute_gae
 from .evaluate import append_eval_rows, evaluate_checkpoint
+from .pool import OpponentPool
 
 
 @dataclass
@@ -37,7 +39,8 @@ class Options:
     game: str = "saint_malo_v0"
     """game to train on (``saint_malo`` is read as ``saint_malo_v0``)"""
     players: int = 2
-    """number of seats; every seat is played by the current policy"""
+    """number of seats; the current policy plays every seat, except the opponents' seats
+    in the ``opponent_fraction`` of games that face the pool"""
     minutes: float = 0.0
     """training time budget in minutes across resumes (0: no time limit)"""
     total_steps: int = 10_000_000
@@ -101,6 +104,15 @@ class Options:
     """games per opponent in each evaluation (seats alternated)"""
     eval_opponents: tuple[str, ...] = ("random", "greedy")
     """anchor agents of the periodic evaluation (agent specs, e.g. ``mcts:50``)"""
+    opponent_fraction: float = 0.0
+    """fraction of the games where the learner plays one seat against a pool snapshot
+    (0: pure self-play)"""
+    pool_every: int = 10
+    """add a snapshot of the policy to the opponent pool every this many updates"""
+    pool_size: int = 10
+    """snapshots kept in the opponent pool (the oldest dropped)"""
+    pool_recency: float = 0.8
+    """sampling weight factor per step of a snapshot's age (1: no recency bias)"""
 
 
 def canonical_game(name: str) -> str:
@@ -113,26 +125,51 @@ def canonical_game(name: str) -> str:
     return versions[-1]
 
 
+STAT_KEYS = ("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac")
+
+
 def ppo_loss(new_logprob, old_logprob, advantages, new_value, old_value, returns, entropy,
-             clip_coef: float, vf_coef: float, ent_coef: float, clip_vloss: bool = True):
-    """The clipped PPO objective (to minimise) and its parts as a dict of floats."""
+             clip_coef: float, vf_coef: float, ent_coef: float, clip_vloss: bool = True,
+             weights: torch.Tensor | None = None):
+    """The clipped PPO objective (to minimise) and its parts as a dict of floats.
+
+    With ``weights`` every per-sample term is averaged with those weights (0: ignored).
+    """
+    if weights is None:
+        mean = torch.mean
+    else:
+        total = weights.sum().clamp_min(1e-8)
+
+        def mean(x):
+            return (x * weights).sum() / total
     logratio = new_logprob - old_logprob
     ratio = logratio.exp()
-    pg_loss = torch.max(-advantages * ratio,
-                        -advantages * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)).mean()
+    pg_loss = mean(torch.max(-advantages * ratio,
+                             -advantages * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)))
     if clip_vloss:
         clipped = old_value + torch.clamp(new_value - old_value, -clip_coef, clip_coef)
-        v_loss = 0.5 * torch.max((new_value - returns) ** 2, (clipped - returns) ** 2).mean()
+        v_loss = 0.5 * mean(torch.max((new_value - returns) ** 2, (clipped - returns) ** 2))
     else:
-        v_loss = 0.5 * ((new_value - returns) ** 2).mean()
-    entropy_loss = entropy.mean()
+        v_loss = 0.5 * mean((new_value - returns) ** 2)
+    entropy_loss = mean(entropy)
     loss = pg_loss - ent_coef * entropy_loss + vf_coef * v_loss
     with torch.no_grad():
         stats = {"policy_loss": pg_loss.item(), "value_loss": v_loss.item(),
                  "entropy": entropy_loss.item(),
-                 "approx_kl": ((ratio - 1) - logratio).mean().item(),
-                 "clipfrac": ((ratio - 1.0).abs() > clip_coef).float().mean().item()}
+                 "approx_kl": mean((ratio - 1) - logratio).item(),
+                 "clipfrac": mean(((ratio - 1.0).abs() > clip_coef).float()).item()}
     return loss, stats
+
+
+def normalise_advantages(advantages: torch.Tensor, weights: torch.Tensor | None = None
+                         ) -> torch.Tensor:
+    """Advantages minus their mean over their std (both over weighted samples only)."""
+    if weights is None:
+        return (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+    total = weights.sum()
+    mean = (weights * advantages).sum() / total.clamp_min(1e-8)
+    var = (weights * (advantages - mean) ** 2).sum() / (total - 1).clamp_min(1e-8)
+    return (advantages - mean) / (var.sqrt() + 1e-8)
 
 
 def truncate_log(csv_path: Path, last_update: int) -> None:
@@ -189,7 +226,14 @@ def train(options: Options) -> dict:
     env_seed = int(np_rng.integers(2**31)) if counters["update"] else options.seed
     env = BatchEnv(game_spec, options.num_envs, options.players, seed=env_seed,
                    reward_scheme=options.reward_scheme)
-    collector = Collector(env, options.num_steps)
+    pool, use_pool = None, options.opponent_fraction > 0
+    if use_pool:
+        pool = OpponentPool(folder / "pool", options.pool_size, options.pool_recency)
+        pool.truncate(counters["update"])
+        if not len(pool):
+            pool.add(counters["update"], policy.state_dict(), meta)
+    collector = Collector(env, options.num_steps, options.opponent_fraction,
+                          rng=np_rng if use_pool else None)
     batch_size = options.num_envs * options.num_steps
     minibatch_size = batch_size // options.num_minibatches
 
@@ -216,6 +260,8 @@ def train(options: Options) -> dict:
         return used
 
     def save():
+        if pool is not None:
+            pool.save_index()
         save_checkpoint(checkpoint_path, meta=meta, model=policy, optimizer=optimizer,
                         options=dataclasses.asdict(options), counters=dict(counters),
                         np_rng=np_rng)
@@ -235,14 +281,21 @@ def train(options: Options) -> dict:
             if options.anneal_lr:
                 optimizer.param_groups[0]["lr"] = options.learning_rate * (1.0 - budget_used())
             policy.eval()
-            rollout = collector.collect(policy, device)
+            snapshot_id, opponent = pool.sample(np_rng, device) if use_pool else (None, None)
+            rollout = collector.collect(policy, device, opponent)
             collect_s = time.perf_counter() - started
+            results, collector.opponent_results = collector.opponent_results, []
+            for score in results:
+                pool.report(snapshot_id, score)
+            weights = rollout.weights if use_pool else None
             advantages, returns = compute_gae(
                 rollout.rewards, rollout.values, rollout.dones, rollout.next_index,
-                rollout.bootstrap, options.gamma, options.gae_lambda, options.num_envs)
+                rollout.bootstrap, options.gamma, options.gae_lambda, options.num_envs,
+                weights)
 
             policy.train()
-            stats: dict = {}
+            # (NaN unless some minibatch had learner samples; keeps the CSV row whole)
+            stats: dict = dict.fromkeys(STAT_KEYS, float("nan"))
             order = np_rng.permutation(batch_size)
             for _epoch in range(options.update_epochs):
                 np_rng.shuffle(order)
@@ -252,13 +305,16 @@ def train(options: Options) -> dict:
                         rollout.obs[mb].to(device), rollout.masks[mb].to(device),
                         rollout.actions[mb].to(device))
                     mb_adv = advantages[mb].to(device)
+                    mb_w = weights[mb].to(device) if weights is not None else None
+                    if mb_w is not None and mb_w.sum() < 2:
+                        continue                     # (almost) only opponent decisions
                     if options.norm_adv and mb_adv.numel() > 1:
-                        mb_adv = (mb_adv - mb_adv.mean()) / (mb_adv.std() + 1e-8)
+                        mb_adv = normalise_advantages(mb_adv, mb_w)
                     loss, stats = ppo_loss(
                         logprob, rollout.logprobs[mb].to(device), mb_adv, value,
                         rollout.values[mb].to(device), returns[mb].to(device), entropy,
                         options.clip_coef, options.vf_coef, options.ent_coef,
-                        options.clip_vloss)
+                        options.clip_vloss, mb_w)
                     optimizer.zero_grad()
                     loss.backward()
                     nn.utils.clip_grad_norm_(policy.parameters(), options.max_grad_norm)
@@ -271,6 +327,8 @@ def train(options: Options) -> dict:
             counters["global_step"] += batch_size
             counters["elapsed_s"] += elapsed
             values, rets = rollout.values.numpy(), returns.numpy()
+            if weights is not None:
+                values, rets = values[weights.numpy() > 0], rets[weights.numpy() > 0]
             explained = 1 - np.var(rets - values) / max(np.var(rets), 1e-8)
             episodes, collector.episodes = collector.episodes, []
             row = {"update": counters["update"], "global_step": counters["global_step"],
@@ -280,6 +338,11 @@ def train(options: Options) -> dict:
                    "learning_rate": optimizer.param_groups[0]["lr"], **stats,
                    "explained_variance": float(explained), "episodes": len(episodes),
                    "episode_length": float(np.mean(episodes)) if episodes else float("nan")}
+            if use_pool:
+                row.update(pool_size=len(pool), opponent_games=len(results),
+                           score_vs_pool=float(np.mean(results)) if results else float("nan"))
+                if counters["update"] % options.pool_every == 0:
+                    pool.add(counters["update"], policy.state_dict(), meta)
             for key, value in row.items():
                 if key not in ("update", "global_step"):
                     writer.add_scalar(f"train/{key}", value, counters["global_step"])
