@@ -112,8 +112,9 @@ class MCTSAgent(Agent):
     # --- acting ---------------------------------------------------------------------------
 
     def act(self, env) -> int:
-        spec = env.spec
-        state = env.state.copy()
+        game = env.unwrapped                  # PettingZoo wrappers hide the kernel env
+        spec = game.spec
+        state = game.state.copy()
         self._prepare_root(spec, state)
         self._search(spec, state)
         return self.best_action()
