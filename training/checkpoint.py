@@ -47,17 +47,23 @@ def save_checkpoint(path: str | os.PathLike, *, meta: dict, model: torch.nn.Modu
         "rng": {"torch": torch.get_rng_state(),
                 "numpy": np_rng.bit_generator.state if np_rng is not None else {}},
     }
+    atomic_write(path, lambda file: torch.save(payload, file))
+    return path
+
+
+def atomic_write(path: Path, write) -> None:
+    """Call ``write(file)`` on a temporary file beside ``path``, then replace ``path``
+    (a run killed mid-write leaves the previous file intact)."""
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as file:
-            torch.save(payload, file)
+            write(file)
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-    return path
 
 
 def load_checkpoint(path: str | os.PathLike, expect: dict | None = None,

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections import OrderedDict
 from pathlib import Path
 
@@ -24,24 +23,12 @@ import torch
 
 from meeplezoo.agents.ppo.network import make_network
 
+from .checkpoint import atomic_write
+
 SCORE_RATE = 0.05
 """Step of a snapshot's score towards each reported game result (an exponential mean)."""
 CACHE_SIZE = 3
 """Loaded snapshot networks kept in memory."""
-
-
-def atomic_write(path: Path, write) -> None:
-    """Call ``write(file)`` on a temporary file beside ``path``, then replace ``path``."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as file:
-            write(file)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 class OpponentPool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import io
 import random
 import time
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from meeplezoo.agents.ppo.network import make_network, network_meta
 from meeplezoo.envs import names, spec
 from meeplezoo.envs.core.batch import BatchEnv
 
-from .checkpoint import load_checkpoint, restore_rng, save_checkpoint
+from .checkpoint import atomic_write, load_checkpoint, restore_rng, save_checkpoint
 from .collect import Collector, compute_gae
 from .evaluate import append_eval_rows, evaluate_checkpoint
 from .pool import OpponentPool
@@ -181,10 +182,9 @@ def truncate_log(csv_path: Path, last_update: int) -> None:
     if not rows:
         return
     header, body = rows[0], [r for r in rows[1:] if r and int(r[0]) <= last_update]
-    tmp = csv_path.with_suffix(".csv.tmp")
-    with tmp.open("w", newline="") as handle:
-        csv.writer(handle).writerows([header, *body])
-    tmp.replace(csv_path)
+    text = io.StringIO(newline="")
+    csv.writer(text).writerows([header, *body])
+    atomic_write(csv_path, lambda file: file.write(text.getvalue().encode()))
 
 
 def run_path(options: Options) -> Path:
