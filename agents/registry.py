@@ -6,12 +6,14 @@ from .base import Agent
 from .random_agent import RandomAgent
 
 
-def _greedy(game: str, seed: int | None) -> Agent:
+def _greedy(game: str, seed: int | None, expert: bool = False) -> Agent:
     if game != "saint_malo_v0":
         raise ValueError(f"no greedy heuristic for {game!r} yet")
     from .saint_malo_greedy import SaintMaloGreedyAgent
 
-    return SaintMaloGreedyAgent(seed=seed)
+    agent = SaintMaloGreedyAgent(seed=seed, rerolls=expert)
+    agent.name = "expert" if expert else "greedy"
+    return agent
 
 
 MCTS_OPTIONS = {"depth": ("rollout_depth", int), "c": ("c", float), "nodes": ("max_nodes", int),
@@ -19,6 +21,13 @@ MCTS_OPTIONS = {"depth": ("rollout_depth", int), "c": ("c", float), "nodes": ("m
                 "reuse": ("reuse", lambda v: v.lower() in ("1", "true", "yes")),
                 "leaf": ("leaf_value", str), "backup": ("backup", str),
                 "horizon": ("horizon", str)}
+
+
+# The settings that play best where a game has a heuristic, measured with the arena
+# (BENCHMARKS.md): a heuristic leaf value instead of a random rollout, and a smaller UCT
+# constant because that value is much less noisy.  ``leaf=rollout,c=1.41`` restores the
+# plain UCT with random rollouts.
+GAME_MCTS_DEFAULTS = {"saint_malo_v0": ("leaf=heuristic", "c=0.5")}
 
 
 def _leaf_value(game: str, name: str):
@@ -36,10 +45,12 @@ def _mcts(game: str, seed: int | None, arguments: str) -> Agent:
     depth (rollout depth), c, nodes, chance (sample|stratified), rollout (random|heuristic),
     reuse, leaf (rollout|heuristic: value leaves with the game's heuristic), backup
     (mean|max: max at decisions, expectation at chance nodes), horizon (game|turn: plan
-    only the current turn)."""
+    only the current turn).  A game's ``GAME_MCTS_DEFAULTS`` come first, so the user's
+    options override them."""
     from .mcts import MCTSAgent
 
     budget, *options = arguments.split(",") if arguments else ["200"]
+    options = [*GAME_MCTS_DEFAULTS.get(game, ()), *options]    # the user's options win
     kwargs: dict = {"seed": seed}
     try:
         if budget.endswith("s"):
@@ -80,6 +91,7 @@ def _ppo(game: str, seed: int | None, arguments: str) -> Agent:
 _FACTORIES = {
     "random": lambda game, seed, arguments: RandomAgent(seed=seed),
     "greedy": lambda game, seed, arguments: _greedy(game, seed),
+    "expert": lambda game, seed, arguments: _greedy(game, seed, expert=True),
     "mcts": _mcts,
     "ppo": _ppo,
 }

@@ -49,8 +49,11 @@ class SaintMaloGreedyAgent(Agent):
     name = "greedy"
     TOLERANCE = 1e-9
 
-    def __init__(self, seed: int | None = None):
+    def __init__(self, seed: int | None = None, rerolls: bool = True):
         super().__init__(seed)
+        # rerolls=False: the plain greedy, which takes the dice as they fall (a re-roll has
+        # no immediate value); True: the exact re-roll expectimax of rule PR-7 (``expert``).
+        self.rerolls = rerolls
         self._table_key: bytes | None = None
         self._table = None
 
@@ -65,6 +68,8 @@ class SaintMaloGreedyAgent(Agent):
         if legal.size == 1:
             return int(legal[0])
         phase = int(state[H_PHASE])
+        if phase == PH_ROLL_DECISION and not self.rerolls:
+            return 0
         if phase == PH_ROLL_DECISION:
             values = np.full(NUM_ACTIONS, NEG)
             values[:NUM_MASKS] = self._roll_values(state)
