@@ -1,0 +1,108 @@
+"""Hansa (Michael Schacht, Abacus / Uberplay 2004) as a PettingZoo AEC environment.
+
+| Import             | ``from meeplezoo.envs import hansa_v0``                            |
+|--------------------|--------------------------------------------------------------------|
+| Actions            | Discrete(66), masked (spec §14)                                    |
+| Players            | 2-4 (``player_0`` .. ``player_3``)                                |
+| Observation        | dict: ``observation`` float32[772], ``action_mask`` int8[66]      |
+| Rewards            | at the end only; ``win_loss`` (default), ``rank``, ``score_margin`` |
+| Chance             | every token drawn from the face-down stacks, by the env's generator |
+
+Actions: 0-8 initial placement of two stalls in city c, 9-17 sail to city c, 18 refill, 19
+skip the refill, 20-21 buy the token on warehouse space 1/2 of the ship's city, 22-39 place
+k stalls paying with a token of colour c (22 + 3c + k - 1), 40-57 mark a token of type t
+for a sale, 58 sell the marked tokens, 59 end the action phase, 60-65 discard a token of
+colour c at the goods limit.  City ids: TON AAL CPH LUB DAN KAL STO REV RIG (0-8).
+
+**The board is a reconstruction.**  Board numbers 2-8, warehouse counts and some one-way
+routes of the printed board are not known from any public source (spec HS-2, A-1).  The
+default board is the spec's reconstruction (its placeholder values and three guessed
+routes), and ``render`` says so in its title.  ``board=`` takes a path to a JSON board or a
+dict (format in ``board.py``), so the printed board can be played once written down;
+``generate_board(seed)`` makes random valid boards of the same shape.
+
+Rule options (spec §13): ``board``, ``init_order`` ("reverse_rounds" | "reverse_pairs",
+A-2), ``place_exact`` (A-10), ``sell_whole_colour`` (A-11), ``stack_sizes``
+("larger_first" | "larger_last", A-6), ``max_turns`` (HS-10.3: nothing forces progress,
+so the episode is *truncated* after this many turns; the scores then are the running
+scores).  Env options: ``num_players``, ``render_mode``, ``reward_scheme``,
+``margin_scale``, ``start_seat`` (a seat or "random"), and in ``env()`` ``illegal``.
+
+Engine choices where the spec leaves room (all from its [R] resolutions): an opponent who
+loses a token to a sale loses the one with the fewest barrels (A-12); forced steps are
+automatic (an impossible refill is skipped, a compulsory one made, a tax discard with one
+colour in hand is applied).  Version history: v0, first release.
+"""
+
+from __future__ import annotations
+
+from ..core.aec import KernelEnv
+from ..core.contract import GameSpec, collect_kernels
+from ..core.wrappers import make_env_factory
+from . import chance, masks, policy, rules
+from . import data as D
+from . import observe as observation
+from .board import load_board
+from .notation import action_to_str
+from .options import make_config
+from .validate import validate_state
+
+
+def _render():
+    from . import render  # imported on first use: most training never renders
+
+    return render
+
+
+SPEC = GameSpec(
+    name="hansa_v0",
+    game_id=D.GAME_ID,
+    min_players=D.MIN_PLAYERS,
+    max_players=D.MAX_PLAYERS,
+    num_actions=D.NUM_ACTIONS,
+    state_size=D.STATE_SIZE,
+    obs_size=D.OBS_SIZE,
+    max_chance_outcomes=D.MAX_CHANCE_OUTCOMES,
+    phase_names=D.PHASE_NAMES,
+    kernels=collect_kernels(rules, chance, masks, observation, policy),
+    make_config=make_config,
+    action_to_str=action_to_str,
+    validate_state=validate_state,
+    state_fields=D.STATE_FIELDS,
+    turn_owner_slot=D.G_ACTIVE,
+    render_ansi=lambda state: _render().render_ansi(state),
+    render_rgb=lambda state: _render().render_rgb(state),
+)
+
+
+class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
+    spec = SPEC
+    metadata = {
+        "name": "hansa_v0",
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, num_players: int = 2, render_mode: str | None = None, **options):
+        super().__init__(num_players=num_players, render_mode=render_mode, **options)
+        self.board = load_board(self.rule_options.get("board"))
+
+    def render(self):
+        if self.render_mode in ("ansi", "human"):
+            text = _render().render_ansi(self.state, title=f"Hansa - board: {self.board.name}")
+            if self.render_mode == "human":
+                print(text)
+                return None
+            return text
+        return super().render()
+
+    def _finish(self):
+        super()._finish()
+        if self.state[D.G_TRUNCATED]:                # HS-10.3: the turn cap is not an ending
+            for agent in self.possible_agents:
+                self.terminations[agent] = False
+                self.truncations[agent] = True
+
+
+env = make_env_factory(raw_env)

@@ -1,0 +1,158 @@
+"""Consistency checks of a Hansa state: JSON loading and the test invariants.
+
+``validate_state`` raises ``ValueError`` saying what is wrong.  It checks the board in the
+config block with the same validator as a loaded board, and the conservation laws the
+random-game tests rely on: every token in exactly one place (supply, warehouse, hand,
+sold, removed), 15 stalls per player, and the thalers explained by the bank's ledger.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.contract import CHANCE, H_GAME_ID, H_NUM_PLAYERS, H_PHASE, H_TO_MOVE, TERMINAL
+from . import data as D
+from .board import BoardError, board_from_state, parse_board
+
+
+def _fail(message: str):
+    raise ValueError(message)
+
+
+def tokens_in_play(players: int) -> np.ndarray:
+    """HS-3.1: 4 / 5 / 4 tokens of each type of the n + 2 colours in play."""
+    counts = np.zeros(D.NUM_TYPES, dtype=np.int64)
+    for colour in range(D.colours_in_play(players)):
+        counts[3 * colour:3 * colour + 3] = D.TOKENS_OF_BARRELS
+    return counts
+
+
+def validate_config(state: np.ndarray) -> None:
+    for name, slot in (("init_order", D.C_INIT_ORDER), ("place_exact", D.C_PLACE_EXACT),
+                       ("sell_whole_colour", D.C_SELL_WHOLE), ("stack_sizes", D.C_STACK_SIZES),
+                       ("board_kind", D.C_BOARD_KIND)):
+        if state[slot] not in (0, 1):
+            _fail(f"{name} must be 0 or 1, got {int(state[slot])}")
+    if state[D.C_MAX_TURNS] < 1:
+        _fail("max_turns must be >= 1")
+    exits = state[D.C_EXITS:D.C_EXITS + D.NUM_CITIES]
+    if ((exits < 0) | (exits >= 1 << D.NUM_CITIES)).any():
+        _fail("board_exits must be bitmasks of the nine cities")
+    try:
+        board = parse_board(board_from_state(state).to_dict())
+    except BoardError as err:
+        _fail(f"bad board: {err}")
+    if state[D.C_FILL:D.C_FILL + D.NUM_CITIES].tolist() != board.fill_order():
+        _fail("board_fill_order is not the cities in ascending board number")
+
+
+def validate_state(state: np.ndarray) -> None:
+    if state.shape != (D.STATE_SIZE,):
+        _fail(f"state must have {D.STATE_SIZE} slots, got shape {state.shape}")
+    if state[H_GAME_ID] != D.GAME_ID:
+        _fail(f"game id {int(state[H_GAME_ID])} is not Hansa's ({D.GAME_ID})")
+    players = int(state[H_NUM_PLAYERS])
+    if not D.MIN_PLAYERS <= players <= D.MAX_PLAYERS:
+        _fail(f"num_players {players} outside {D.MIN_PLAYERS}..{D.MAX_PLAYERS}")
+    validate_config(state)
+    phase, to_move, active = int(state[H_PHASE]), int(state[H_TO_MOVE]), int(state[D.G_ACTIVE])
+    if not 0 <= phase < len(D.PHASE_NAMES):
+        _fail(f"unknown phase {phase}")
+    for name, slot in (("start_seat", D.G_START_SEAT), ("active_seat", D.G_ACTIVE)):
+        if not 0 <= state[slot] < players:
+            _fail(f"{name} {int(state[slot])} is not a seat")
+    expected = {D.PH_DEAL: CHANCE, D.PH_DRAW: CHANCE, D.PH_GAME_OVER: TERMINAL}.get(phase, active)
+    if to_move != expected:
+        _fail(f"to_move {to_move} does not fit phase {D.PHASE_NAMES[phase]} (expected {expected})")
+    if not 0 <= state[D.G_SHIP] < D.NUM_CITIES:
+        _fail(f"ship {int(state[D.G_SHIP])} is not a city")
+    for name, slot in (("acted", D.G_ACTED), ("end_triggered", D.G_END_TRIGGERED),
+                       ("truncated", D.G_TRUNCATED)):
+        if state[slot] not in (0, 1):
+            _fail(f"{name} must be 0 or 1")
+    if state[D.G_TRUNCATED] and phase != D.PH_GAME_OVER:
+        _fail("truncated is set but the game is not over")
+    if not 0 <= state[D.G_TURNS] <= state[D.C_MAX_TURNS]:
+        _fail("turns outside 0..max_turns")
+    _validate_tokens(state, players, phase)
+    _validate_players(state, players, phase, active)
+
+
+def _validate_tokens(state: np.ndarray, players: int, phase: int) -> None:
+    warehouse = state[D.G_WAREHOUSE:D.G_WAREHOUSE + D.NUM_CITIES * D.MAX_SPACES]
+    if ((warehouse < -1) | (warehouse >= D.NUM_TYPES)).any():
+        _fail("warehouse spaces hold a token type 0..17 or -1")
+    for city in range(D.NUM_CITIES):
+        for j in range(int(state[D.C_SPACES + city]), D.MAX_SPACES):
+            if warehouse[D.MAX_SPACES * city + j] != -1:
+                _fail(f"city {D.CITY_CODES[city]} has no warehouse space {j + 1}")
+    counts = state[D.G_SUPPLY:D.G_SUPPLY + D.NUM_TYPES] + state[D.G_REMOVED:D.G_REMOVED + 18]
+    for t in warehouse[warehouse >= 0]:
+        counts[t] += 1
+    for seat in range(players):
+        base = D.PLAYERS_BASE + seat * D.PLAYER_SIZE
+        counts = counts + state[base + D.P_HAND:base + D.P_HAND + 18]
+        counts = counts + state[base + D.P_SOLD:base + D.P_SOLD + 18]
+    blocks = [state[D.G_SUPPLY:D.G_SUPPLY + 18], state[D.G_REMOVED:D.G_REMOVED + 18],
+              state[D.G_PENDING:D.G_PENDING + 18]]
+    if any((block < 0).any() for block in blocks):
+        _fail("token counts must be >= 0")
+    if not np.array_equal(counts, tokens_in_play(players)):
+        _fail(f"tokens are not conserved: {counts.tolist()} by type, expected "
+              f"{tokens_in_play(players).tolist()}")
+    ends = state[D.G_STACK_END:D.G_STACK_END + D.NUM_STACKS]
+    spaces = int(state[D.C_SPACES:D.C_SPACES + D.NUM_CITIES].sum())
+    if ends[-1] != tokens_in_play(players).sum() - spaces or (np.diff(ends) < 0).any() \
+            or ends[0] < 0:
+        _fail(f"stack_ends {ends.tolist()} do not split the {players}-player supply")
+    draws, supply = int(state[D.G_DRAWS]), int(state[D.G_SUPPLY:D.G_SUPPLY + 18].sum())
+    if phase == D.PH_DEAL:
+        if draws != 0:
+            _fail("no stack is drawn from before the deal ends")
+    elif supply != ends[-1] - draws:
+        _fail(f"supply holds {supply} tokens, but {draws} of {int(ends[-1])} were drawn")
+    if bool(state[D.G_END_TRIGGERED]) != (draws > ends[3]):
+        _fail("end_triggered must be set exactly when stack 5 has been drawn from")
+    if phase in (D.PH_DRAW, D.PH_DEAL) and (supply == 0 or (warehouse >= 0).sum() == spaces):
+        _fail("a draw is pending but there is nothing to draw or nowhere to put it")
+
+
+def _validate_players(state: np.ndarray, players: int, phase: int, active: int) -> None:
+    pending = state[D.G_PENDING:D.G_PENDING + D.NUM_TYPES]
+    if phase != D.PH_SELL and pending.any():
+        _fail("pending_sale is set outside the selling phase")
+    money = 0
+    placed = 0
+    for seat in range(D.MAX_PLAYERS):
+        base = D.PLAYERS_BASE + seat * D.PLAYER_SIZE
+        block = state[base:base + D.PLAYER_SIZE]
+        if seat >= players:
+            if block.any():
+                _fail(f"seat {seat} is not in the game but its block is not empty")
+            continue
+        stalls = block[D.P_STALLS:D.P_STALLS + D.NUM_CITIES]
+        hand = block[D.P_HAND:D.P_HAND + D.NUM_TYPES]
+        if block[D.P_MONEY] < 0 or block[D.P_STALL_SUPPLY] < 0 or (stalls < 0).any() \
+                or (hand < 0).any() or (block[D.P_SOLD:D.P_SOLD + D.NUM_TYPES] < 0).any():
+            _fail(f"seat {seat}: a count is negative")
+        if block[D.P_STALL_SUPPLY] + stalls.sum() != D.STALLS_PER_PLAYER:
+            _fail(f"seat {seat}: stalls on the board and in supply do not make 15 (HS-1.3)")
+        if seat != active and hand.sum() > D.HAND_LIMIT:
+            _fail(f"seat {seat}: {int(hand.sum())} unsold tokens outside its turn (HS-11.7)")
+        used = int(block[D.P_INIT_USED])
+        if used < 0 or used >> D.NUM_CITIES or used >> D.START_CITY & 1:
+            _fail(f"seat {seat}: init_used must be a set of cities other than Copenhagen")
+        placed += bin(used).count("1")
+        money += int(block[D.P_MONEY])
+        if seat == active and (pending > hand).any():
+            _fail("the pending sale marks tokens the seller does not hold")
+    step = int(state[D.G_INIT_STEP])
+    if placed != step or not 0 <= step <= D.INIT_PLACEMENTS * players:
+        _fail(f"init_step {step} disagrees with the {placed} initial placements made")
+    if phase == D.PH_INIT_PLACE and step == D.INIT_PLACEMENTS * players:
+        _fail("every initial placement is made but the phase is still init_place")
+    if phase not in (D.PH_DEAL, D.PH_INIT_PLACE) and step != D.INIT_PLACEMENTS * players:
+        _fail("turns began before every initial placement was made")
+    expected = D.START_MONEY * players + int(state[D.G_BANK_PAID]) - int(state[D.G_BANK_TAKEN])
+    if money != expected:
+        _fail(f"thalers are not conserved: players hold {money}, the ledger says {expected}")
