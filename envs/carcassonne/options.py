@@ -1,0 +1,49 @@
+"""Rule options of Carcassonne (spec §15) -> the config block stored in the state."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import data as D
+
+_CHOICES = {
+    "farm_scoring": D.FARM_RULES,
+    "small_city_rule": D.SMALL_CITY_RULES,
+    "ic_tjunction_inn": D.IC_INN_RULES,
+    "unplaceable": ("remove",),
+}
+_FLAGS = ("expansion_inns_cathedrals", "farmers", "auto_pass_meeple")
+
+
+def make_config(**options) -> np.ndarray:
+    """Validate rule options (defaults in ``data.DEFAULT_OPTIONS``) into the config block."""
+    unknown = sorted(set(options) - set(D.DEFAULT_OPTIONS))
+    if unknown:
+        raise ValueError(
+            f"unknown Carcassonne option(s) {unknown}; known: {sorted(D.DEFAULT_OPTIONS)}"
+        )
+    opts = {**D.DEFAULT_OPTIONS, **options}
+    for name in _FLAGS:
+        if not isinstance(opts[name], bool | np.bool_):
+            raise ValueError(f"{name} must be True or False, got {opts[name]!r}")
+    for name, choices in _CHOICES.items():
+        if opts[name] not in choices:
+            raise ValueError(f"{name} must be one of {choices}, got {opts[name]!r}")
+    config = np.zeros(D.CONFIG_SIZE, dtype=np.int64)
+    base = D.HEADER_SIZE
+    config[D.C_EXPANSION - base] = int(opts["expansion_inns_cathedrals"])
+    config[D.C_FARMERS - base] = int(opts["farmers"])
+    config[D.C_FARM_RULE - base] = D.FARM_RULES.index(opts["farm_scoring"])
+    config[D.C_SMALL_CITY - base] = D.SMALL_CITY_RULES.index(opts["small_city_rule"])
+    config[D.C_IC_INN - base] = D.IC_INN_RULES.index(opts["ic_tjunction_inn"])
+    config[D.C_AUTO_PASS - base] = int(opts["auto_pass_meeple"])
+    return config
+
+
+def check_player_count(num_players: int, config: np.ndarray) -> None:
+    """CA-2.5 / EX-29: six players need the sixth colour of Inns & Cathedrals."""
+    if num_players > D.MAX_PLAYERS_BASE and not config[D.C_EXPANSION - D.HEADER_SIZE]:
+        raise ValueError(
+            f"carcassonne without Inns & Cathedrals is for 2-{D.MAX_PLAYERS_BASE} players, "
+            f"got num_players={num_players} (the 6th colour comes with the expansion)"
+        )

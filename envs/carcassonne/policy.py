@@ -1,0 +1,139 @@
+"""Compiled policies: the greedy one-turn look-ahead, a cheap rollout policy for MCTS, and
+random playouts that skip the 131k-entry mask (they enumerate the legal list instead).
+
+Greedy value of a position for a seat: its score as if the game ended now (running score
+plus CA-12 final points of its incomplete features and farms) minus the best opponent's,
+plus a small value for meeples still in the supply (worth more early in the game).  The
+greedy placement looks one meeple decision ahead: each legal placement is tried on a
+copy, then each meeple choice on a copy of that, and the best pair wins.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.contract import H_NUM_PLAYERS, H_PHASE, H_TO_MOVE, TERMINAL
+from ..core.jit import njit
+from ..core.rng import rand_below, rand_float
+from .data import (
+    A_MEEPLE,
+    A_NO_MEEPLE,
+    FIELD,
+    G_ACTIVE,
+    G_LARGE,
+    G_NORMAL,
+    G_PILE_LEFT,
+    G_PLACED,
+    G_SCORE,
+    MAX_PLAYERS,
+    MAX_SLOTS,
+    MAX_TILES,
+    PH_MEEPLE,
+    PH_PLACE,
+    SEG_KIND,
+    T_TYPE,
+)
+from .features import final_points
+from .masks import legal_actions
+from .rules import apply_action, apply_chance, init_state, resolve_chance, sample_chance
+
+MAX_LIST = 4 * (2 * MAX_TILES + 2) + 2 * MAX_SLOTS + 1
+NORMAL_RESERVE, LARGE_RESERVE = 1.5, 2.5      # points a meeple in hand is worth early on
+
+
+@njit
+def position_value(state, seat):
+    """Greedy evaluation from ``seat``'s point of view (see the module docstring)."""
+    points = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    final_points(state, points)
+    players = state[H_NUM_PLAYERS]
+    best_other = -1e9
+    for other in range(players):
+        if other != seat:
+            best_other = max(best_other, float(state[G_SCORE + other] + points[other]))
+    early = state[G_PILE_LEFT] / MAX_TILES
+    reserve = early * (NORMAL_RESERVE * min(state[G_NORMAL + seat], 4)
+                       + LARGE_RESERVE * state[G_LARGE + seat])
+    return state[G_SCORE + seat] + points[seat] - best_other + reserve
+
+
+@njit
+def best_meeple(state, seat, rng):
+    """(action, value) of the best meeple decision on the tile just placed."""
+    actions = np.empty(MAX_LIST, dtype=np.int64)
+    count = legal_actions(state, actions)
+    work = np.empty_like(state)
+    best_action, best_value = A_NO_MEEPLE, -1e18
+    for i in range(count):
+        work[:] = state
+        apply_action(work, actions[i])
+        value = position_value(work, seat) + 1e-6 * rand_float(rng)
+        if value > best_value:
+            best_action, best_value = actions[i], value
+    return best_action, best_value
+
+
+@njit
+def greedy_action(state, rng):
+    """The greedy agent's move for the seat to move (placement or meeple)."""
+    seat = state[G_ACTIVE]
+    if state[H_PHASE] == PH_MEEPLE:
+        return best_meeple(state, seat, rng)[0]
+    actions = np.empty(MAX_LIST, dtype=np.int64)
+    count = legal_actions(state, actions)
+    work = np.empty_like(state)
+    best_action, best_value = actions[0], -1e18
+    for i in range(count):
+        work[:] = state
+        apply_action(work, actions[i])
+        if work[H_PHASE] == PH_MEEPLE:
+            value = best_meeple(work, seat, rng)[1]
+        else:
+            value = position_value(work, seat) + 1e-6 * rand_float(rng)
+        if value > best_value:
+            best_action, best_value = actions[i], value
+    return best_action
+
+
+@njit
+def rollout_policy(state, mask, rng):
+    """Cheap heuristic for MCTS rollouts: a random placement; a meeple on a random free
+    city, road or monastery slot while at least three remain (farmers only late)."""
+    actions = np.empty(MAX_LIST, dtype=np.int64)
+    count = legal_actions(state, actions)
+    if state[H_PHASE] == PH_PLACE:
+        return actions[rand_below(rng, count)]
+    seat = state[G_ACTIVE]
+    tile_type = state[T_TYPE + state[G_PLACED] - 1]
+    late = state[G_PILE_LEFT] < 20
+    keep = 0
+    for i in range(count - 1):                       # the last entry is "no meeple"
+        slot = (actions[i] - A_MEEPLE) // 2
+        large = (actions[i] - A_MEEPLE) % 2
+        if large and not late:
+            continue
+        if SEG_KIND[tile_type, slot] == FIELD and not late:
+            continue
+        actions[keep] = actions[i]
+        keep += 1
+    if keep == 0 or (state[G_NORMAL + seat] < 3 and not late) or rand_float(rng) < 0.3:
+        return A_NO_MEEPLE
+    return actions[rand_below(rng, keep)]
+
+
+@njit
+def random_playouts(num_games, num_players, config, rng, state):
+    """Uniformly random full games in compiled code; returns the decisions made."""
+    actions = np.empty(MAX_LIST, dtype=np.int64)
+    decisions = 0
+    for game in range(num_games):
+        init_state(state, num_players, config, game % num_players)
+        resolve_chance(state, rng)
+        while state[H_TO_MOVE] != TERMINAL:
+            count = legal_actions(state, actions)
+            apply_action(state, actions[rand_below(rng, count)])
+            decisions += 1
+            while state[H_TO_MOVE] < 0 and state[H_TO_MOVE] != TERMINAL:
+                apply_chance(state, sample_chance(state, rng))
+    return decisions
+

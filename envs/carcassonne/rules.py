@@ -1,0 +1,235 @@
+"""Carcassonne turn kernels: setup, the two-step turn, tile draws, end of game (§2, §6-§12).
+
+A turn is: a tile draw (chance, CA-6.5; unplaceable tiles leave the game and the same
+player draws again, CA-6.4), the placement decision (DEC-2), the meeple decision (DEC-3,
+skipped when only "no meeple" is legal and ``auto_pass_meeple`` is on), then scoring
+(CA-6.1 d).  The game ends when the pile is empty after a turn or a discard (CA-6.6).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.contract import CHANCE, H_GAME_ID, H_NUM_PLAYERS, H_PHASE, H_PLY, H_TO_MOVE, TERMINAL
+from ..core.jit import njit
+from ..core.rng import rand_below
+from .board import has_legal_placement
+from .data import (
+    A_MEEPLE,
+    A_NO_MEEPLE,
+    C_AUTO_PASS,
+    C_EXPANSION,
+    CENTER,
+    BOARD_WIDTH,
+    CONFIG_SIZE,
+    G_ACTIVE,
+    G_DISCARDED,
+    G_HAND,
+    G_LARGE,
+    G_NORMAL,
+    G_PILE,
+    G_PILE_LEFT,
+    G_PLACED,
+    G_SCORE,
+    G_START_SEAT,
+    GAME_ID,
+    IS_EXPANSION,
+    MAX_PLAYERS,
+    MAX_PLAYERS_BASE,
+    MAX_SLOTS,
+    N_FIGURES,
+    N_MEEPLE,
+    N_ROOT,
+    NORMAL_MEEPLES,
+    NUM_TYPES,
+    PH_DRAW,
+    PH_GAME_OVER,
+    PH_MEEPLE,
+    PH_PLACE,
+    START_TYPE,
+    TILE_COUNT,
+)
+from .features import add_tile, final_points, return_all_meeples, score_turn
+from .masks import legal_mask, meeple_options
+
+START_CELL = CENTER * BOARD_WIDTH + CENTER
+
+
+@njit
+def init_state(state, num_players, config, start_seat):
+    """CA-2.3..2.5, CA-4.4: start tile at (0,0) r0, shuffled pile, supplies; a draw is due."""
+    if num_players > MAX_PLAYERS_BASE and config[0] == 0:      # config[0]: expansion
+        raise ValueError("six players need Inns & Cathedrals (CA-2.5)")
+    state[:] = 0
+    state[H_GAME_ID] = GAME_ID
+    state[H_NUM_PLAYERS] = num_players
+    for i in range(CONFIG_SIZE):
+        state[C_EXPANSION + i] = config[i]
+    state[G_START_SEAT] = start_seat
+    state[G_ACTIVE] = start_seat
+    state[G_HAND] = -1
+    left = 0
+    for tile_type in range(NUM_TYPES):
+        if state[C_EXPANSION] or not IS_EXPANSION[tile_type]:
+            count = TILE_COUNT[tile_type] - (1 if tile_type == START_TYPE else 0)
+            state[G_PILE + tile_type] = count
+            left += count
+    state[G_PILE_LEFT] = left
+    for seat in range(num_players):
+        state[G_NORMAL + seat] = NORMAL_MEEPLES
+        state[G_LARGE + seat] = state[C_EXPANSION]           # CA-11.1
+    add_tile(state, 0, START_TYPE, 0, START_CELL)
+    state[G_PLACED] = 1
+    state[H_PHASE] = PH_DRAW
+    state[H_TO_MOVE] = CHANCE
+
+
+@njit
+def apply_action(state, action):
+    """One decision of the seat to move: a placement (PH_PLACE) or a meeple (PH_MEEPLE)."""
+    state[H_PLY] += 1
+    if state[H_PHASE] == PH_PLACE:
+        index = state[G_PLACED]
+        add_tile(state, index, state[G_HAND], action % 4, action // 4)
+        state[G_PLACED] = index + 1
+        state[G_HAND] = -1
+        if state[C_AUTO_PASS] and meeple_options(state, state[G_ACTIVE], np.zeros(0, dtype=np.int8), False) == 0:
+            finish_turn(state)                               # DEC-4: nothing to decide
+        else:
+            state[H_PHASE] = PH_MEEPLE
+        return
+    if action != A_NO_MEEPLE:
+        slot = (action - A_MEEPLE) // 2
+        large = (action - A_MEEPLE) % 2
+        place_meeple(state, (state[G_PLACED] - 1) * MAX_SLOTS + slot, state[G_ACTIVE], large)
+    finish_turn(state)
+
+
+@njit
+def place_meeple(state, node, seat, large):
+    """CA-7.1: one meeple from the supply onto a free slot of the new tile."""
+    state[N_MEEPLE + node] = 1 + 2 * seat + large
+    state[N_FIGURES + state[N_ROOT + node]] += 1
+    if large:
+        state[G_LARGE + seat] -= 1
+    else:
+        state[G_NORMAL + seat] -= 1
+
+
+@njit
+def finish_turn(state):
+    """CA-6.1 (d): score, then the next seat draws, or the game ends (CA-6.6)."""
+    score_turn(state, state[G_PLACED] - 1)
+    if state[G_PILE_LEFT] == 0:
+        end_game(state)
+        return
+    state[G_ACTIVE] = (state[G_ACTIVE] + 1) % state[H_NUM_PLAYERS]
+    state[H_PHASE] = PH_DRAW
+    state[H_TO_MOVE] = CHANCE
+
+
+@njit
+def end_game(state):
+    """CA-12: add the final points, return every meeple, terminal."""
+    points = state[G_SCORE:G_SCORE + MAX_PLAYERS].copy()
+    final_points(state, points)
+    for seat in range(MAX_PLAYERS):
+        state[G_SCORE + seat] += points[seat]
+    return_all_meeples(state)
+    state[G_HAND] = -1
+    state[H_PHASE] = PH_GAME_OVER
+    state[H_TO_MOVE] = TERMINAL
+
+
+# --- chance: the tile draw (DEC-1) ------------------------------------------------------------
+
+@njit
+def chance_outcomes(state, codes, probs):
+    """Tile types left in the pile, weighted by their counts (CA-6.5)."""
+    if state[H_TO_MOVE] != CHANCE:
+        return 0
+    total = state[G_PILE_LEFT]
+    count = 0
+    for tile_type in range(NUM_TYPES):
+        left = state[G_PILE + tile_type]
+        if left > 0:
+            codes[count] = tile_type
+            probs[count] = left / total
+            count += 1
+    return count
+
+
+@njit
+def sample_chance(state, rng):
+    pick = rand_below(rng, state[G_PILE_LEFT])
+    for tile_type in range(NUM_TYPES):
+        pick -= state[G_PILE + tile_type]
+        if pick < 0:
+            return tile_type
+    return -1
+
+
+@njit
+def apply_chance(state, tile_type):
+    """Draw ``tile_type``; an unplaceable tile is removed and the draw repeats (CA-6.4)."""
+    state[G_PILE + tile_type] -= 1
+    state[G_PILE_LEFT] -= 1
+    if has_legal_placement(state, tile_type):
+        state[G_HAND] = tile_type
+        state[H_PHASE] = PH_PLACE
+        state[H_TO_MOVE] = state[G_ACTIVE]
+        return
+    state[G_DISCARDED] += 1
+    if state[G_PILE_LEFT] == 0:
+        end_game(state)                                       # EX-27
+
+
+@njit
+def resolve_chance(state, rng):
+    while state[H_TO_MOVE] == CHANCE:
+        apply_chance(state, sample_chance(state, rng))
+
+
+# --- scores and the fused env step --------------------------------------------------------------
+
+@njit
+def scores(state, out):
+    """Score per seat: final at the end; before that, as if the game ended now (CA-12)."""
+    players = state[H_NUM_PLAYERS]
+    extra = state[G_SCORE:G_SCORE + MAX_PLAYERS].copy()
+    if state[H_PHASE] == PH_GAME_OVER:
+        extra[:] = 0
+    else:
+        final_points(state, extra)
+    for seat in range(players):
+        out[seat] = state[G_SCORE + seat] + extra[seat]
+
+
+@njit
+def tiebreaks(state, out):
+    """AMB-10: no tie-break, tied players share the win."""
+    for seat in range(state[H_NUM_PLAYERS]):
+        out[seat] = 0
+
+
+@njit
+def env_step(state, action, rng, mask):
+    """One AEC step in one compiled call: apply, draw what is due, write the next mask."""
+    apply_action(state, action)
+    resolve_chance(state, rng)
+    if state[H_TO_MOVE] >= 0:
+        legal_mask(state, mask)
+    else:
+        mask[:] = 0
+    return state[H_TO_MOVE]
+
+
+@njit
+def env_reset(state, num_players, config, start_seat, rng, mask):
+    init_state(state, num_players, config, start_seat)
+    resolve_chance(state, rng)
+    if state[H_TO_MOVE] >= 0:
+        legal_mask(state, mask)
+    else:
+        mask[:] = 0
+    return state[H_TO_MOVE]
