@@ -1,0 +1,91 @@
+"""Hansa Teutonica (Andreas Steding, Argentum Verlag 2009) as a PettingZoo AEC environment.
+
+| Import             | ``import meeplezoo.envs.hansa_teutonica_v0``                         |
+|--------------------|-------------------------------------------------------------------|
+| Actions            | Discrete(727), masked (spec §14.2)                                 |
+| Players            | 2-5 (``player_0`` .. ``player_4``); 2-3 side for 2-3, 4-5 side else |
+| Observation        | dict: ``observation`` float32[2089], ``action_mask`` int8[727]     |
+| Rewards            | at the end only; ``win_loss`` (default), ``rank``, ``score_margin`` |
+| Chance             | tavern markers and plate-marker draws, by the env's seeded generator |
+
+Actions (spec §14.2): 0 end turn, 1-5 income with m merchants, 6 + 2s + t place (also
+compensation placements and Move drops), 220 + 2s + t displace, 434-435 pay T/M, 436 begin
+Move, 437 + s pick (Move, Remove 3, board-sourced compensation), 544 done, 545 + r
+establish, 579 + k reward (0 none, 1-2 Kontor, 3-6 extra Kontor, 7-8 ability, 9-12
+Coellen), 592/593 +3/+4, 594 + track upgrade, 599 + 3c + i swap, 680 remove 3, 681 + r
+place the revealed marker, 715 + g pawn to region g, 726 pawn stays.
+
+A displaced player's compensation is an off-turn decision: ``agent_selection`` moves to
+that player and back to the active player afterwards (HT-6.3.3).
+
+Rule options (``options.py``): ``two_player_regions`` (2 players only; region data
+DERIVED, UNVERIFIED, spec §12.6), ``regions``, ``remove3_opponents_only``, ``tie_break``,
+``max_decisions``.  Env options: ``num_players``, ``render_mode`` ("human", "ansi",
+"rgb_array"), ``reward_scheme``, ``margin_scale``, ``start_seat``, and in ``env()``
+``illegal`` ("raise" | "penalty").
+
+Engine choices: a turn ends by itself when END_TURN is its only legal move; the REWARD
+phase is skipped when "none" is the only option; a game reaching ``max_decisions``
+(HT-9.5) ends there with ``state["truncated"] = 1`` (the core env reports it as a normal
+end, so ``terminations`` are set).  Version history: v0, first release.
+"""
+
+from __future__ import annotations
+
+from ..core.aec import KernelEnv
+from ..core.contract import GameSpec, collect_kernels
+from ..core.wrappers import make_env_factory
+from . import board, chance, masks, policy, rules
+from . import data as D
+from . import observe as observation
+from .notation import action_to_str
+from .options import make_config
+from .validate import validate_state
+
+
+def _render():
+    from . import render  # imported on first use: most training never renders
+
+    return render
+
+
+SPEC = GameSpec(
+    name="hansa_teutonica_v0",
+    game_id=D.GAME_ID,
+    min_players=D.MIN_PLAYERS,
+    max_players=D.MAX_PLAYERS,
+    num_actions=D.NUM_ACTIONS,
+    state_size=D.STATE_SIZE,
+    obs_size=D.OBS_SIZE,
+    max_chance_outcomes=D.MAX_CHANCE_OUTCOMES,
+    phase_names=D.PHASE_NAMES,
+    kernels=collect_kernels(rules, chance, masks, board, observation, policy),
+    make_config=make_config,
+    action_to_str=action_to_str,
+    validate_state=validate_state,
+    state_fields=D.STATE_FIELDS,
+    turn_owner_slot=D.G_ACTIVE,
+    render_ansi=lambda state: _render().render_ansi(state),
+    render_rgb=lambda state: _render().render_rgb(state),
+)
+
+
+class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
+    spec = SPEC
+    metadata = {
+        "name": "hansa_teutonica_v0",
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, num_players: int = 2, **kwargs):
+        if kwargs.get("two_player_regions") and num_players != 2:
+            raise ValueError(
+                "two_player_regions is the 2-player variant (HT-11), "
+                f"got num_players={num_players!r}"
+            )
+        super().__init__(num_players=num_players, **kwargs)
+
+
+env = make_env_factory(raw_env)
