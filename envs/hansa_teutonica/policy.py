@@ -1,1 +1,154 @@
-"""placeholder"""
+"""A fast heuristic policy (MCTS rollouts, and the core of the greedy agent).
+
+Build toward establishing routes: establish whenever possible (taking the best reward),
+use +3/+4 and Upgrade markers at once, hire when the personal supply is empty, place on
+the route closest to being fully one's own (preferring routes with a free office at an
+end), displace rivals off such routes when the supply allows, and end the turn otherwise.
+Values are rough; they only need to play a real game where uniform random play stalls.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.batch import pick_random_legal
+from ..core.contract import H_NUM_PLAYERS, H_PHASE
+from ..core.jit import njit
+from ..core.rng import rand_float
+from .board import first_empty_office, player_base
+from .data import (
+    A_DISPLACE,
+    A_DONE,
+    A_END_TURN,
+    A_ESTABLISH,
+    A_INCOME,
+    A_PAY,
+    A_PICK,
+    A_PLACE,
+    A_PLUS3,
+    A_PLUS4,
+    A_REWARD,
+    A_UPGRADE,
+    CITY_ABILITY,
+    G_ACTIVE,
+    G_EST_ROUTE,
+    G_SIDE,
+    G_SPACE_OWNER,
+    P_GENERAL,
+    P_PERSONAL,
+    PH_MAIN,
+    PH_PAY,
+    PH_REMOVE3,
+    PH_REWARD,
+    ROUTE_CITY,
+    ROUTE_LEN,
+    ROUTE_START,
+    SPACE_ROUTE,
+    SPACES_ON_SIDE,
+)
+
+# Upgrade order for markers and ability rewards: Actiones, Privilegium, Bursa, Liber, Clavis.
+TRACK_PRIORITY = np.array([1.0, 5.0, 4.0, 2.0, 3.0])
+
+
+@njit
+def rollout_policy(state, mask, rng):
+    phase = state[H_PHASE]
+    if phase == PH_MAIN:
+        return main_choice(state, mask, rng, 0.3)
+    if phase == PH_REWARD:
+        return reward_choice(state, mask)
+    if phase == PH_PAY:
+        return A_PAY if mask[A_PAY] else A_PAY + 1
+    if phase == PH_REMOVE3:
+        seat = state[G_ACTIVE]
+        for s in range(SPACES_ON_SIDE[state[G_SIDE]]):
+            if mask[A_PICK + s] and state[G_SPACE_OWNER + s] != seat:
+                return A_PICK + s
+        return A_DONE
+    return pick_random_legal(mask, rng)
+
+
+@njit
+def route_value(state, route, seat):
+    """How close the route is to being fully ``seat``'s, and worth establishing."""
+    own = 0
+    rivals = 0
+    start = ROUTE_START[route]
+    for s in range(start, start + ROUTE_LEN[route]):
+        owner = state[G_SPACE_OWNER + s]
+        own += owner == seat
+        rivals += owner >= 0 and owner != seat
+    value = 2.0 * own - 1.5 * rivals - 0.3 * ROUTE_LEN[route]
+    for end in range(2):
+        city = ROUTE_CITY[route, end]
+        if first_empty_office(state, city) >= 0:
+            value += 1.0
+        if CITY_ABILITY[city] >= 0:
+            value += 0.5
+    return value
+
+
+@njit
+def reward_choice(state, mask):
+    best, best_value = A_REWARD, 0.0
+    route = state[G_EST_ROUTE]
+    for k in range(1, 13):
+        if not mask[A_REWARD + k]:
+            continue
+        if k <= 2:
+            value = 10.0
+        elif k <= 6:
+            value = 6.0
+        elif k <= 8:
+            value = 4.0 + TRACK_PRIORITY[CITY_ABILITY[ROUTE_CITY[route, k - 7]]]
+        else:
+            value = 5.0 + k
+        if value > best_value:
+            best, best_value = A_REWARD + k, value
+    return best
+
+
+@njit
+def main_choice(state, mask, rng, jitter):
+    seat = state[G_ACTIVE]
+    base = player_base(seat)
+    for r in range(34):
+        if mask[A_ESTABLISH + r]:
+            return A_ESTABLISH + r
+    if mask[A_PLUS4]:
+        return A_PLUS4
+    if mask[A_PLUS3]:
+        return A_PLUS3
+    best, best_value = -1, -1e9
+    for t in range(5):
+        if mask[A_UPGRADE + t] and TRACK_PRIORITY[t] > best_value:
+            best, best_value = A_UPGRADE + t, TRACK_PRIORITY[t]
+    if best >= 0:
+        return best
+    personal = state[base + P_PERSONAL] + state[base + P_PERSONAL + 1]
+    stock = state[base + P_GENERAL] + state[base + P_GENERAL + 1]
+    if personal == 0 or (personal < 2 and stock > 3):
+        for m in range(5):
+            if mask[A_INCOME + m]:
+                return A_INCOME + m
+    best, best_value = -1, -1e9
+    for s in range(SPACES_ON_SIDE[state[G_SIDE]]):
+        for t in range(2):
+            for group in range(2):
+                action = (A_PLACE if group == 0 else A_DISPLACE) + 2 * s + t
+                if not mask[action]:
+                    continue
+                value = route_value(state, SPACE_ROUTE[s], seat) - 0.5 * t
+                if group == 1:
+                    value += 1.0 - 0.7 * state[H_NUM_PLAYERS]
+                value += jitter * rand_float(rng)
+                if value > best_value:
+                    best, best_value = action, value
+    if best >= 0:
+        return best
+    if mask[A_INCOME] or mask[A_INCOME + 1]:
+        return A_INCOME if mask[A_INCOME] else A_INCOME + 1
+    if mask[A_END_TURN]:
+        return A_END_TURN
+    return pick_random_legal(mask, rng)
