@@ -1,0 +1,94 @@
+"""Serenissima (D. Ehrhardt, Ystari 2012) as a PettingZoo AEC environment.
+
+| Import             | ``from meeplezoo.envs import serenissima_v0``                          |
+|--------------------|------------------------------------------------------------------------|
+| Actions            | Discrete(395), masked (spec §15.2, sized for maps of <= 24 zones/ports) |
+| Players            | 2-4 (``player_0`` .. ``player_3``)                                    |
+| Observation        | dict: ``observation`` float32[2423], ``action_mask`` int8[395]        |
+| Rewards            | at the end only; ``win_loss`` (default), ``rank``, ``score_margin``   |
+| Chance             | Doge cards, battle and fort dice, closed ports (seeded, explicit)      |
+
+**The default map is a reconstruction, not the printed board.**  Much of the 2012 board is
+unknown (spec §3.3); the shipped ``map="placeholder"`` is the spec's Appendix A: real
+facts (Valencia wood/5 next to Algiers, Antioch gold/3, the five start ports, 19 ports on
+20 zones) completed with invented ports U1..U10, goods, sizes, adjacency, sale values
+and scoring scale.  Do not report results on it as results on the real game.  A user
+with the board passes ``map="board.json"`` (or a dict, schema in ``maps.py``), validated
+with specific errors; ``map="generated:<seed>"`` gives a random valid map (``mapgen.py``).
+
+Actions: 0 pass/done/decline, 1 action, 2 investment, 3 block, 4 continue, 5 withdraw,
+6 sailor port->active, 7 sailor active->port, 8 load a good, 9 attack port, 10 claim,
+11-16 jettison t, 17-22 sell t, 23-28 take t, 29-34 land k (0..5), 35-49 galley g (setup
+pick / buy / attack), 50-64 sailor g->active, 65-79 sailor active->g, 80-169 good (g, t)
+to active, 170-259 good active->(g, t), 260-283 move to zone z, 284-307 port p (start
+port / close / place a bought galley), 308-331 recruit to port p, 332-346 recruit to
+galley g, 347-370 fort at p, 371-394 basilica at p (goods t: wood, stone, marble, wine,
+gold, spices).  Off-turn decisions (a blocker, a defender taking goods) make that agent
+the next one selected.
+
+Rule options (spec §14 flags, defaults = the spec's recommendations): ``map``,
+``galley_capacity`` (5; 4 = the seed's literal text, A-01), ``block_in_start_zone``
+(False, A-08), ``sell_after_breaking_block`` (False, A-09), ``new_galley_acts_this_round``
+(True, A-21), ``close_ports`` ("random" chance or "choose", SE-12.3.3), ``hidden_money``
+(False, SE-4.1.7), ``goods_supply`` (14, 12, 12, 12, 10, 10).  Env options:
+``num_players``, ``render_mode`` ("human", "ansi", "rgb_array"), ``reward_scheme``,
+``margin_scale``, ``start_seat`` (the first player, a seat or "random"), and in ``env()``
+``illegal`` ("raise" | "penalty").
+
+Engine choices: decisions where only PASS is legal are skipped (an empty Load step, a
+finished move, a step 3 with nothing to do, an Investment with no money); the Doge pile is
+kept as its public composition, each draw a chance event over the cards left.
+Version history: v0, first release.
+"""
+
+from __future__ import annotations
+
+from ..core.aec import KernelEnv
+from ..core.contract import GameSpec, collect_kernels
+from ..core.wrappers import make_env_factory
+from . import chance, masks, policy, rules
+from . import data as D
+from . import observe as observation
+from .notation import action_to_str
+from .options import make_config
+from .validate import validate_state
+
+
+def _render():
+    from . import render  # imported on first use: most training never renders
+
+    return render
+
+
+SPEC = GameSpec(
+    name="serenissima_v0",
+    game_id=D.GAME_ID,
+    min_players=D.MIN_PLAYERS,
+    max_players=D.MAX_PLAYERS,
+    num_actions=D.NUM_ACTIONS,
+    state_size=D.STATE_SIZE,
+    obs_size=D.OBS_SIZE,
+    max_chance_outcomes=D.MAX_CHANCE_OUTCOMES,
+    phase_names=D.PHASE_NAMES,
+    kernels=collect_kernels(rules, chance, masks, observation, policy),
+    make_config=make_config,
+    action_to_str=action_to_str,
+    validate_state=validate_state,
+    state_fields=D.STATE_FIELDS,
+    turn_owner_slot=D.G_TURN_OWNER,
+    render_ansi=lambda state: _render().render_ansi(state),
+    render_rgb=lambda state: _render().render_rgb(state),
+)
+
+
+class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
+    spec = SPEC
+    metadata = {
+        "name": "serenissima_v0",
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+
+env = make_env_factory(raw_env)

@@ -1,0 +1,221 @@
+"""Pictures of a Serenissima state: ``render_ansi`` (text) and ``render_rgb`` (uint8 image).
+
+Both read the flat state only.  The text view lists the track, the players, every port
+(owner, sailors, warehouse, fort, basilica) and every galley (zone, sailors, cargo).  The
+image draws the sea as a graph (zones at the map's ``xy`` positions, adjacency as lines),
+ports as squares in their owner's colour with their sailors, galleys as small boats with
+their number and sailors, and a title that says when the map is the placeholder
+reconstruction.  Drawn with numpy alone (a 3x5 pixel font), fixed size 640 x 480.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.contract import CHANCE, H_NUM_PLAYERS, H_PHASE, H_TO_MOVE, TERMINAL
+from . import data as D
+from .maps import names_of
+from .notation import galley_name
+
+SEAT_RGB = ((200, 40, 40), (40, 90, 210), (230, 170, 20), (40, 150, 60))
+SEAT_NAMES = ("red", "blue", "yellow", "green")
+GOOD_RGB = ((140, 90, 40), (150, 150, 150), (235, 235, 225), (130, 20, 70), (240, 200, 40),
+            (120, 50, 160))
+WIDTH, HEIGHT = 640, 480
+
+
+def _title(state) -> str:
+    _, _, _, title = names_of(state)
+    kind = int(state[D.K_MAP_KIND])
+    if kind == 0:
+        return "PLACEHOLDER MAP (reconstruction, not the printed board)"
+    return f"{'generated' if kind == 2 else 'user'} map: {title}"
+
+
+def _owner(code: int) -> str:
+    if code == D.NEUTRAL:
+        return "neutral"
+    if code == D.CLOSED:
+        return "CLOSED"
+    return SEAT_NAMES[code]
+
+
+def _goods(counts) -> str:
+    parts = [f"{int(c)}{D.GOOD_NAMES[t][:2]}" for t, c in enumerate(counts) if c]
+    return " ".join(parts) or "-"
+
+
+def render_ansi(state) -> str:
+    state = np.ascontiguousarray(state, dtype=np.int64)
+    zones, ports, _, _ = names_of(state)
+    n = int(state[H_NUM_PLAYERS])
+    phase = D.PHASE_NAMES[int(state[H_PHASE])]
+    to_move = int(state[H_TO_MOVE])
+    who = {CHANCE: "chance", TERMINAL: "game over"}.get(to_move, f"player_{to_move}")
+    pile = state[D.G_PILE:D.G_PILE + 4]
+    last = int(state[D.G_LAST_CARD])
+    lines = [f"Serenissima -- {_title(state)}",
+             f"round {int(state[D.G_ROUND])}  track {int(state[D.G_TRACK])}/"
+             f"{int(state[D.K_TRACK_LAST])}  scorings {int(state[D.G_SCORINGS])}  Doge pile "
+             f"wine {pile[0]} 1h {pile[1]} 2h {pile[2]} 2h+shuffle {pile[3]}  last card "
+             f"{D.CARD_NAMES[last] if last >= 0 else '-'}",
+             f"phase {phase}, to move: {who}"]
+    g = int(state[D.A_GAL])
+    if g >= 0:
+        v0 = int(state[D.A_V0])
+        lines.append(f"active galley {galley_name(g)} ({SEAT_NAMES[int(state[D.A_OWNER])]}), "
+                     f"moved {int(state[D.A_MOVED])}, combat value "
+                     f"{'-' if v0 == D.NO_V0 else v0}")
+    for seat in range(n):
+        owned = [ports[p] for p in range(int(state[D.K_NUM_PORTS]))
+                 if state[D.S_P_OWNER + p] == seat]
+        lines.append(f"player_{seat} ({SEAT_NAMES[seat]}): {int(state[D.S_DUCATS + seat])} "
+                     f"ducats, {int(state[D.S_SUPPLY + seat])} sailors in supply, ports "
+                     f"{', '.join(owned) or '-'}")
+    lines.append("ports:")
+    for p in range(int(state[D.K_NUM_PORTS])):
+        wh = int(state[D.S_P_WH + p])
+        stored = ",".join(D.GOOD_NAMES[t] for t in range(D.NUM_GOODS) if wh >> t & 1) or "-"
+        extras = ("F" if state[D.S_P_FORT + p] else "") + ("B" if state[D.S_P_BAS + p] else "")
+        lines.append(
+            f"  {ports[p]:<15} {zones[int(state[D.K_PORT_ZONE + p])]:<4} "
+            f"{D.GOOD_NAMES[int(state[D.K_PORT_GOOD + p])]:<6} size {int(state[D.K_PORT_SIZE + p])}"
+            f"{'*' if state[D.K_PORT_START + p] else ' '} {_owner(int(state[D.S_P_OWNER + p])):<8}"
+            f" sailors {int(state[D.S_P_SAIL + p])}  warehouse {stored} {extras}")
+    lines.append("galleys:")
+    for h in range(D.NUM_GALLEYS):
+        owner = int(state[D.S_G_OWNER + h])
+        if owner < 0:
+            continue
+        zone = int(state[D.S_G_ZONE + h])
+        cargo = state[D.S_G_GOODS + D.NUM_GOODS * h:D.S_G_GOODS + D.NUM_GOODS * (h + 1)]
+        lines.append(f"  {galley_name(h):<4} {SEAT_NAMES[owner]:<6} in "
+                     f"{zones[zone] if zone >= 0 else '(being placed)':<5} sailors "
+                     f"{int(state[D.S_G_SAIL + h])} goods {_goods(cargo)}")
+    if to_move == TERMINAL:
+        scores = [int(state[D.S_DUCATS + s]) for s in range(n)]
+        lines.append("final ducats: " + ", ".join(f"player_{s} {v}" for s, v in
+                                                   enumerate(scores)))
+    lines.append("legend: * start port, F fort, B basilica; goods wo st ma wi go sp")
+    return "\n".join(lines) + "\n"
+
+
+# --- the image ----------------------------------------------------------------------------
+
+_GLYPHS = (
+    "A010101111101101", "B110101110101110", "C011100100100011", "D110101101101110",
+    "E111100110100111", "F111100110100100", "G011100101101011", "H101101111101101",
+    "I111010010010111", "J001001001101010", "K101101110101101", "L100100100100111",
+    "M101111111101101", "N110101101101101", "O010101101101010", "P110101110100100",
+    "Q010101101110011", "R110101110101101", "S011100010001110", "T111010010010010",
+    "U101101101101111", "V101101101101010", "W101101111111101", "X101101010101101",
+    "Y101101010010010", "Z111001010100111", "0111101101101111", "1010110010010111",
+    "2111001111100111", "3111001111001111", "4101101111001001", "5111100111001111",
+    "6111100111101111", "7111001010010010", "8111101111101111", "9111101111001111",
+    "-000000111000000", ":000010000010000", "/001001010100100", "(010100100100010",
+    ")010001001001010", ".000000000000010", ",000000000010100", "+000010111010000",
+)
+FONT = {row[0]: np.array([int(b) for b in row[1:]], dtype=bool).reshape(5, 3)
+        for row in _GLYPHS}
+FONT[" "] = np.zeros((5, 3), dtype=bool)
+
+
+def _text(img, y, x, text, rgb, scale=1):
+    for ch in text.upper():
+        glyph = FONT.get(ch, FONT[" "])
+        big = np.kron(glyph, np.ones((scale, scale), dtype=bool))
+        h, w = big.shape
+        if 0 <= y and y + h <= img.shape[0] and 0 <= x and x + w <= img.shape[1]:
+            img[y:y + h, x:x + w][big] = rgb
+        x += 4 * scale
+    return x
+
+
+def _line(img, p, q, rgb):
+    steps = int(max(abs(q[0] - p[0]), abs(q[1] - p[1]))) + 1
+    ys = np.linspace(p[0], q[0], steps).round().astype(int)
+    xs = np.linspace(p[1], q[1], steps).round().astype(int)
+    ok = (ys >= 0) & (ys < img.shape[0]) & (xs >= 0) & (xs < img.shape[1])
+    img[ys[ok], xs[ok]] = rgb
+
+
+def _disc(img, y, x, r, rgb):
+    yy, xx = np.ogrid[:img.shape[0], :img.shape[1]]
+    img[(yy - y) ** 2 + (xx - x) ** 2 <= r * r] = rgb
+
+
+def _box(img, y, x, h, w, rgb):
+    img[max(y, 0):max(y + h, 0), max(x, 0):max(x + w, 0)] = rgb
+
+
+def zone_centres(state) -> np.ndarray:
+    _, _, xy, _ = names_of(state)
+    top, left, height, width = 40, 30, HEIGHT - 110, WIDTH - 60
+    return np.stack([top + xy[:, 1] * height, left + xy[:, 0] * width], axis=1).astype(int)
+
+
+def render_rgb(state) -> np.ndarray:
+    state = np.ascontiguousarray(state, dtype=np.int64)
+    img = np.empty((HEIGHT, WIDTH, 3), dtype=np.uint8)
+    img[:] = (70, 120, 170)                               # the sea
+    centres = zone_centres(state)
+    nz = int(state[D.K_NUM_ZONES])
+    for z in range(nz):
+        for y in range(z + 1, nz):
+            if int(state[D.K_ADJ + z]) >> y & 1:
+                _line(img, centres[z], centres[y], (150, 185, 215))
+    for z in range(nz):
+        _disc(img, *centres[z], 13, (95, 145, 195))
+    for p in range(int(state[D.K_NUM_PORTS])):
+        cy, cx = centres[int(state[D.K_PORT_ZONE + p])]
+        owner = int(state[D.S_P_OWNER + p])
+        rgb = SEAT_RGB[owner] if owner >= 0 else ((40, 40, 40) if owner == D.CLOSED
+                                                  else (225, 215, 190))
+        _box(img, cy - 24, cx - 9, 12, 18, rgb)
+        _box(img, cy - 27, cx - 9, 3, 18, GOOD_RGB[int(state[D.K_PORT_GOOD + p])])
+        if state[D.S_P_SAIL + p]:
+            _text(img, cy - 21, cx - 1, str(int(state[D.S_P_SAIL + p])), (255, 255, 255))
+        wh = int(state[D.S_P_WH + p])
+        for i, t in enumerate(t for t in range(D.NUM_GOODS) if wh >> t & 1):
+            _box(img, cy - 12, cx - 9 + 4 * i, 3, 3, GOOD_RGB[t])
+        if state[D.S_P_FORT + p]:
+            _box(img, cy - 24, cx + 10, 5, 3, (20, 20, 20))
+        if state[D.S_P_BAS + p]:
+            _box(img, cy - 18, cx + 10, 5, 3, (255, 255, 255))
+    slots = np.zeros(nz, dtype=int)
+    for g in range(D.NUM_GALLEYS):
+        owner, zone = int(state[D.S_G_OWNER + g]), int(state[D.S_G_ZONE + g])
+        if owner < 0 or zone < 0:
+            continue
+        cy, cx = centres[zone]
+        y, x = cy - 6 + 9 * (slots[zone] // 2), cx - 28 + 30 * (slots[zone] % 2)
+        slots[zone] += 1
+        _box(img, y, x, 8, 28, SEAT_RGB[owner])
+        if g == int(state[D.A_GAL]):
+            _box(img, y + 8, x, 1, 28, (255, 255, 255))
+        _text(img, y + 2, x + 1, str(g + 1), (255, 255, 255))
+        _text(img, y + 2, x + 12, str(int(state[D.S_G_SAIL + g])), (0, 0, 0))
+        cargo = [t for t in range(D.NUM_GOODS)
+                 for _ in range(int(state[D.S_G_GOODS + D.NUM_GOODS * g + t]))]
+        for i, t in enumerate(cargo):
+            _box(img, y + 1 + 2 * i, x + 20, 2, 6, GOOD_RGB[t])
+    _box(img, 0, 0, 14, WIDTH, (20, 30, 50))
+    _text(img, 4, 4, _title(state), (255, 230, 120))
+    _box(img, HEIGHT - 66, 0, 66, WIDTH, (235, 230, 215))
+    n = int(state[H_NUM_PLAYERS])
+    for seat in range(n):
+        x = 8 + seat * 158
+        _box(img, HEIGHT - 60, x, 8, 8, SEAT_RGB[seat])
+        _text(img, HEIGHT - 58, x + 12, f"{int(state[D.S_DUCATS + seat])} D "
+              f"{int(state[D.S_SUPPLY + seat])} S", (0, 0, 0), 1)
+    last = int(state[D.K_TRACK_LAST])
+    for s in range(last + 1):
+        x = 8 + s * 20
+        spaces = int(state[D.K_SCORING_4P] if n == 4 else state[D.K_SCORING_23P])
+        rgb = (230, 190, 60) if spaces >> s & 1 else (190, 190, 190)
+        _box(img, HEIGHT - 40, x, 12, 16, rgb)
+        if s == int(state[D.G_TRACK]):
+            _box(img, HEIGHT - 37, x + 5, 6, 6, (255, 255, 255))
+    phase = D.PHASE_NAMES[int(state[H_PHASE])].replace("_", " ")
+    _text(img, HEIGHT - 20, 8, f"ROUND {int(state[D.G_ROUND])}  {phase}", (0, 0, 0))
+    return img
