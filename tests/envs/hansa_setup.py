@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from meeplezoo.envs.core.contract import CHANCE, H_PHASE, H_TO_MOVE
+from meeplezoo.envs.core.batch import pick_random_legal
+from meeplezoo.envs.core.contract import CHANCE, H_NUM_PLAYERS, H_PHASE, H_TO_MOVE, TERMINAL
+from meeplezoo.envs.core.jit import njit
+from meeplezoo.envs.core.rng import rand_below
 from meeplezoo.envs.hansa import data as D
 from meeplezoo.envs.hansa import rules
-from meeplezoo.envs.hansa.chance import apply_chance, chance_outcomes
+from meeplezoo.envs.hansa.chance import apply_chance, chance_outcomes, sample_chance
 from meeplezoo.envs.hansa.masks import legal_mask
 from meeplezoo.envs.hansa.options import make_config
 
@@ -206,3 +209,106 @@ def small_board(numbers=None, spaces=None, routes=None) -> dict:
         if spaces and city["code"] in spaces:
             city["warehouses"] = spaces[city["code"]]
     return doc
+
+
+# --- compiled invariant checks for the random-game tests (kept out of the test module:
+# numba caches kernels of plain modules, not of pytest-rewritten ones) ---------------------
+
+@njit
+def check(state, mask, expected):
+    """0 when every invariant holds, else the number of the first broken one."""
+    players = state[H_NUM_PLAYERS]
+    to_move = state[H_TO_MOVE]
+    if to_move >= 0:
+        count = 0
+        for a in range(D.NUM_ACTIONS):
+            count += mask[a]
+        if count == 0:
+            return 1
+    counts = np.zeros(D.NUM_TYPES, dtype=np.int64)
+    for t in range(D.NUM_TYPES):
+        counts[t] = state[D.G_SUPPLY + t] + state[D.G_REMOVED + t]
+        if state[D.G_SUPPLY + t] < 0 or state[D.G_REMOVED + t] < 0 or state[D.G_PENDING + t] < 0:
+            return 2
+    for space in range(D.NUM_CITIES * D.MAX_SPACES):
+        if state[D.G_WAREHOUSE + space] >= 0:
+            counts[state[D.G_WAREHOUSE + space]] += 1
+    money = 0
+    for seat in range(players):
+        base = D.PLAYERS_BASE + seat * D.PLAYER_SIZE
+        held = 0
+        for t in range(D.NUM_TYPES):
+            if state[base + D.P_HAND + t] < 0 or state[base + D.P_SOLD + t] < 0:
+                return 2
+            counts[t] += state[base + D.P_HAND + t] + state[base + D.P_SOLD + t]
+            held += state[base + D.P_HAND + t]
+        stalls = state[base + D.P_STALL_SUPPLY]
+        for city in range(D.NUM_CITIES):
+            if state[base + D.P_STALLS + city] < 0:
+                return 3
+            stalls += state[base + D.P_STALLS + city]
+        if stalls != D.STALLS_PER_PLAYER or state[base + D.P_STALL_SUPPLY] < 0:
+            return 3
+        if state[base + D.P_MONEY] < 0:
+            return 4
+        money += state[base + D.P_MONEY]
+        if seat != state[D.G_ACTIVE] and held > D.HAND_LIMIT:
+            return 5
+    for t in range(D.NUM_TYPES):
+        if counts[t] != expected[t]:
+            return 6
+    if money != D.START_MONEY * players + state[D.G_BANK_PAID] - state[D.G_BANK_TAKEN]:
+        return 7
+    draws = state[D.G_DRAWS]
+    if state[D.G_END_TRIGGERED] != (1 if draws > state[D.G_STACK_END + 3] else 0):
+        return 8
+    supply = 0
+    pending = 0
+    for t in range(D.NUM_TYPES):
+        supply += state[D.G_SUPPLY + t]
+        pending += state[D.G_PENDING + t]
+    if state[H_PHASE] != D.PH_DEAL and supply != state[D.G_STACK_END + 4] - draws:
+        return 9
+    if pending > 0 and state[H_PHASE] != D.PH_SELL:
+        return 10
+    if (to_move == CHANCE) != (state[H_PHASE] == D.PH_DEAL or state[H_PHASE] == D.PH_DRAW):
+        return 11
+    return 0
+
+
+@njit
+def play_checked(num_games, players, config, expected, seed, stats):
+    """stats: [decisions, draws, errors, truncated, bad endings, first error code]."""
+    rng = np.zeros(2, dtype=np.uint64)
+    policy = np.zeros(2, dtype=np.uint64)
+    state = np.zeros(D.STATE_SIZE, dtype=np.int64)
+    mask = np.zeros(D.NUM_ACTIONS, dtype=np.int8)
+    for game in range(num_games):
+        rng[0] = np.uint64(seed * 7919 + game * 104729 + 1)
+        rng[1] = np.uint64(game * 31 + 17)
+        policy[0] = np.uint64(seed * 31 + game + 3)
+        policy[1] = np.uint64(game * 7 + 5)
+        rules.init_state(state, players, config, rand_below(policy, players))
+        while state[H_TO_MOVE] != TERMINAL:
+            if state[H_TO_MOVE] == CHANCE:
+                apply_chance(state, sample_chance(state, rng))
+                stats[1] += 1
+            else:
+                legal_mask(state, mask)
+                code = check(state, mask, expected)
+                if code != 0:
+                    stats[2] += 1
+                    if stats[5] == 0:
+                        stats[5] = code
+                rules.apply_action(state, pick_random_legal(mask, policy))
+                stats[0] += 1
+        mask[:] = 0
+        code = check(state, mask, expected)
+        if code != 0:
+            stats[2] += 1
+        if state[D.G_TRUNCATED]:
+            stats[3] += 1
+        last = (state[D.G_START_SEAT] + players - 1) % players
+        if (state[D.G_ACTIVE] != last or state[D.G_TURNS] % players != 0
+                or state[D.G_END_TRIGGERED] != 1):
+            stats[4] += 1
