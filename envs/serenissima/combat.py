@@ -1,8 +1,9 @@
 """Exact combat outcome distributions from the dice (SE-6.6, spec §16 item 5).
 
-``battle_distribution(v0, attacker, defender, out)`` writes into ``out[a, d]`` the
-probability that a battle between a galley with ``attacker`` sailors (combat value capped
-at ``v0``, SE-6.6.2) and a defender with ``defender`` sailors (a galley or a port: its
+``battle_distribution(v0, moved, attacker, defender, fort_first, out)`` writes into
+``out[a, d]`` the probability that a battle between a galley with ``attacker`` sailors
+(combat value capped at ``v0``, SE-6.6.2; ``v0 = NO_V0`` for the activation's first
+battle: then ``v0 = sailors - moved``, counted after a fort's pre-roll) and a defender with ``defender`` sailors (a galley or a port: its
 value is its sailors) ends with ``a`` attacker and ``d`` defender sailors left, when the
 attacker always continues.  Each round both sides roll at once (Binomial(value, 1/2)
 skulls, E3); a round without any skull repeats the same position, so each position's
@@ -16,7 +17,7 @@ import numpy as np
 
 from ..core.jit import njit
 from .chance import BINOMIAL
-from .data import FORT_DICE, MAX_SIZE
+from .data import FORT_DICE, MAX_SIZE, NO_V0
 
 SIDE = MAX_SIZE + 1
 
@@ -47,11 +48,11 @@ def battle_table(v0, table):
 
 
 @njit
-def battle_distribution(v0, attacker, defender, fort_first, out):
+def battle_distribution(v0, moved, attacker, defender, fort_first, out):
     table = np.zeros((SIDE, SIDE, SIDE, SIDE), dtype=np.float64)
     out[:] = 0.0
     if not fort_first:
-        battle_table(v0, table)
+        battle_table(attacker - moved if v0 == NO_V0 else v0, table)
         out[:, :] = table[attacker, defender]
         return
     for hits in range(FORT_DICE + 1):
@@ -60,6 +61,6 @@ def battle_distribution(v0, attacker, defender, fort_first, out):
         if left == 0:
             out[0, defender] += p
             continue
-        # SE-6.6.2: a first battle's value is fixed after the fort (v0 < 0: not yet fixed).
-        battle_table(left if v0 < 0 else v0, table)
+        # SE-6.6.2: a first battle's value is fixed after the fort's hits.
+        battle_table(left - moved if v0 == NO_V0 else v0, table)
         out[:, :] += p * table[left, defender]
