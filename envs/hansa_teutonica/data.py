@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.contract import HEADER_SIZE
+from ..core.contract import H_GAME_ID, H_NUM_PLAYERS, H_PHASE, H_PLY, H_TO_MOVE, HEADER_SIZE
 
 GAME_ID = 2
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
@@ -198,7 +198,10 @@ PHASE_NAMES = ("setup", "pawn_setup", "main", "pay", "compensate", "move_pick", 
 MAX_CHANCE_OUTCOMES = 6
 
 # --- State layout ----------------------------------------------------------------------------
-_fields: dict[str, tuple[int, int]] = {}
+_fields: dict[str, tuple[int, int]] = {
+    "game_id": (H_GAME_ID, 1), "num_players": (H_NUM_PLAYERS, 1), "to_move": (H_TO_MOVE, 1),
+    "phase": (H_PHASE, 1), "ply": (H_PLY, 1),
+}
 _next = HEADER_SIZE
 
 

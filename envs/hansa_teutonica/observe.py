@@ -133,15 +133,22 @@ def observe(state, seat, out):
     supply = -state[G_PLATE]
     for k in range(NUM_MARKER_KINDS):
         supply += state[G_SUPPLY + k]
-    values = (side, n / 5.0, state[G_ACTIONS_LEFT] / 5.0, state[G_ACTIONS_TAKEN] / 5.0,
-              state[G_COMPLETED] / 10.0, state[G_EW_COUNT] / 3.0, state[G_PLATE],
-              supply / 13.0, state[G_PAY_LEFT], state[G_DISP_EXTRAS],
-              state[G_DISP_PENDING] + 1.0, state[G_COMP_HAND] + 1.0, state[G_HAND],
-              state[G_HAND + 1], state[G_MOVE_PICKED], state[G_REMOVE_LEFT])
-    i = 0
-    for value in values:
-        out[at + i] = value
-        i += 1
+    out[at] = side
+    out[at + 1] = n / 5.0
+    out[at + 2] = state[G_ACTIONS_LEFT] / 5.0
+    out[at + 3] = state[G_ACTIONS_TAKEN] / 5.0
+    out[at + 4] = state[G_COMPLETED] / 10.0
+    out[at + 5] = state[G_EW_COUNT] / 3.0
+    out[at + 6] = state[G_PLATE]
+    out[at + 7] = supply / 13.0
+    out[at + 8] = state[G_PAY_LEFT]
+    out[at + 9] = state[G_DISP_EXTRAS]
+    out[at + 10] = state[G_DISP_PENDING] + 1.0
+    out[at + 11] = state[G_COMP_HAND] + 1.0
+    out[at + 12] = state[G_HAND]
+    out[at + 13] = state[G_HAND + 1]
+    out[at + 14] = state[G_MOVE_PICKED]
+    out[at + 15] = state[G_REMOVE_LEFT]
     at += 16
     out[at + state[H_PHASE]] = 1.0
     at += NUM_PHASES
