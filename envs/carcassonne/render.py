@@ -87,7 +87,7 @@ def render_ansi(state: np.ndarray) -> str:
 
 
 FIELD_RGB, CITY_RGB, ROAD_RGB = (110, 170, 70), (190, 140, 80), (235, 235, 225)
-MONASTERY_RGB, SHIELD_RGB, INN_RGB = (200, 60, 50), (40, 60, 170), (120, 60, 20)
+MONASTERY_RGB, SHIELD_RGB, INN_RGB = (130, 50, 140), (230, 230, 240), (120, 60, 20)
 EMPTY_RGB = (40, 40, 40)
 # Where a segment is drawn / a meeple stands: side midpoints and half-edge points.
 SIDE_POINT = ((0.5, 0.1), (0.9, 0.5), (0.5, 0.9), (0.1, 0.5))
@@ -137,6 +137,7 @@ def _draw_tile(img, top, left, state, index):
             px, py = (px + 0.5) / 2, (py + 0.5) / 2
         size = 4 if large else 3
         cy, cx = int(py * (p - 1)), int(px * (p - 1))
+        tile[max(cy - size - 1, 0):cy + size + 1, max(cx - size - 1, 0):cx + size + 1] = 0
         tile[max(cy - size, 0):cy + size, max(cx - size, 0):cx + size] = SEAT_COLOURS[seat][1]
     tile[0, :] = tile[:, 0] = (60, 60, 60)
 
