@@ -133,6 +133,8 @@ def _draw_tile(img, top, left, state, index):
         halves = [h for h in range(8) if D.HALF_SLOT[t, r, h] == slot]
         px, py = (SIDE_POINT[sides[0]] if sides else HALF_POINT[halves[0]] if halves
                   else (0.5, 0.5))
+        if kind == D.MONASTERY:
+            px, py = 0.78, 0.78                           # beside the church, not on it
         if kind == D.ROAD and sides:
             px, py = (px + 0.5) / 2, (py + 0.5) / 2
         size = 4 if large else 3
