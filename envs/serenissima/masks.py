@@ -310,7 +310,7 @@ def invest_mask(state, mask, special):
                 mask[A_RECRUIT_GALLEY + g] = 1
     owned = galleys_owned(state, seat)
     may_buy = unmanned < 0 and owned < MAX_OWNED_GALLEYS and supply >= 1 \
-        and money >= owned + 1                            # SE-7.3: cost + one sailor
+        and money >= owned + 1 and ports_owned(state, seat) > 0   # SE-7.3: cost + a sailor
     if special:
         may_buy = may_buy and owned < 2                   # SE-10.2
     else:
