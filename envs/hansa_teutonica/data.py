@@ -244,6 +244,7 @@ G_DISP_ORIGIN = _field("displace_origin")
 G_DISP_PENDING = _field("displaced_piece")  # type still to be placed, -1 once placed
 G_DISP_EXTRAS = _field("compensation_extras")
 G_COMP_HAND = _field("compensation_hand")   # type of a board piece being relocated, -1
+G_COMP_PLACED = _field("compensation_placed", 2)   # bitset of spaces placed in it
 G_PAY_LEFT = _field("pay_left")
 G_MOVE_PICKED = _field("move_picked")
 G_HAND = _field("move_hand", 2)             # pieces lifted by the Move action (T, M)

@@ -46,6 +46,7 @@ from .data import (
     G_ACTIVE,
     G_COELLEN,
     G_COMP_HAND,
+    G_COMP_PLACED,
     G_DISP_EXTRAS,
     G_DISP_ORIGIN,
     G_DISP_PENDING,
@@ -360,11 +361,23 @@ def compensation_source(state, victim):
 
 
 @njit
+def placed_in_compensation(state, space):
+    """Pieces placed during this compensation are not "already on other routes" (A-29)."""
+    return (state[G_COMP_PLACED + space // 63] >> (space % 63)) & 1 == 1
+
+
+@njit
+def relocatable(state, victim, origin, space):
+    return (state[G_SPACE_OWNER + space] == victim and SPACE_ROUTE[space] != origin
+            and not placed_in_compensation(state, space))
+
+
+@njit
 def board_source_pieces(state, victim, origin):
     """Pieces of the displaced player on routes other than the origin route (A-29)."""
     n = 0
     for s in range(SPACES_ON_SIDE[state[G_SIDE]]):
-        if state[G_SPACE_OWNER + s] == victim and SPACE_ROUTE[s] != origin:
+        if relocatable(state, victim, origin, s):
             n += 1
     return n
 
@@ -398,8 +411,7 @@ def compensation_mask(state, mask):
                     mask[A_PLACE + 2 * s + t] = can[t]
     if hand < 0 and extras > 0 and source == 2:
         for s in range(SPACES_ON_SIDE[side]):
-            if state[G_SPACE_OWNER + s] == victim and SPACE_ROUTE[s] != origin:
-                mask[A_PICK + s] = 1
+            mask[A_PICK + s] = relocatable(state, victim, origin, s)
     mask[A_DONE] = hand < 0 and pending < 0
 
 

@@ -63,6 +63,7 @@ from .data import (
     G_ACTIVE,
     G_COELLEN,
     G_COMP_HAND,
+    G_COMP_PLACED,
     G_COMPLETED,
     G_DISP_EXTRAS,
     G_DISP_ORIGIN,
@@ -354,6 +355,8 @@ def displace(state, seat, space, kind):
     state[G_DISP_EXTRAS] = 1 if victim_kind == TRADER else 2
     state[G_PAY_LEFT] = 1 if victim_kind == TRADER else 2
     state[G_COMP_HAND] = -1
+    state[G_COMP_PLACED] = 0
+    state[G_COMP_PLACED + 1] = 0
     state[H_PHASE] = PH_PAY
 
 
@@ -391,6 +394,7 @@ def compensate(state, action):
             state[vb + (P_GENERAL if source == 0 else P_PERSONAL) + t] -= 1
             state[G_DISP_EXTRAS] -= 1
         put(state, s, victim, t)
+        state[G_COMP_PLACED + s // 63] |= 1 << (s % 63)
     settle_compensation(state)
 
 
