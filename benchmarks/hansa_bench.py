@@ -1,0 +1,123 @@
+"""Speed of Hansa, measured side by side with PettingZoo's connect four in one run.
+
+``python -m meeplezoo.benchmarks.hansa_bench [--quick] [--out PATH]`` measures, in one
+process:
+
+(a) AEC turns per second driven the way an RL user drives an env (``env.last()`` with its
+    observation, a uniformly random legal action from ``obs["action_mask"]``,
+    ``env.step``), for ``hansa_v0`` (2 and 4 players) and PettingZoo's ``connect_four_v3``
+    with the very same loop, interleaved in rounds (medians and per-round ratios);
+(b) random full games per second played entirely inside compiled code, per player count.
+
+Results go to JSON (``benchmarks/results/speed_hansa.json`` by default) and a table is
+printed.  The ratio against the peer measured in the same run is the meaningful figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import warnings
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from .common import RESULTS_DIR, machine_info, say, timed
+from .speed import paired_ratio, play_random_turns
+
+AEC_BAR_RATIO = 10.0     # the issue's bar: >= 10x connect_four_v3's AEC turns/s
+
+
+def contenders() -> dict:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from pettingzoo.classic import connect_four_v3
+    import meeplezoo.envs.hansa_v0 as hansa_v0
+
+    return {"hansa_2p": lambda: hansa_v0.env(num_players=2),
+            "connect_four_v3": connect_four_v3.env,
+            "hansa_4p": lambda: hansa_v0.env(num_players=4)}
+
+
+def aec_benchmark(rounds: int, budget_s: float) -> dict:
+    envs = {}
+    for name, factory in contenders().items():
+        env, rng = factory(), np.random.default_rng(0)
+        env.reset(seed=0)
+        timed(lambda env=env, rng=rng: play_random_turns(env, rng, 64), 0.1)   # compile, warm
+        envs[name] = (env, rng)
+    rates: dict[str, list[float]] = {name: [] for name in envs}
+    for round_ in range(rounds):
+        for name in (list(envs) if round_ % 2 == 0 else list(envs)[::-1]):
+            env, rng = envs[name]
+            turns, seconds = timed(lambda env=env, rng=rng: play_random_turns(env, rng, 256),
+                                   budget_s)
+            rates[name].append(turns / seconds)
+        say(f"  (a) round {round_ + 1}/{rounds}: "
+            + ", ".join(f"{n} {rates[n][-1]:,.0f}" for n in rates))
+    ratios = {f"{ours} / connect_four_v3": paired_ratio(rates[ours], rates["connect_four_v3"])
+              for ours in ("hansa_2p", "hansa_4p")}
+    headline = ratios["hansa_2p / connect_four_v3"]["median_of_rounds"]
+    return {"contenders": {n: {"turns_per_s": statistics.median(r)} for n, r in rates.items()},
+            "ratios": ratios,
+            "bar": {"ratio_at_least": AEC_BAR_RATIO, "measured": headline,
+                    "met": headline >= AEC_BAR_RATIO}}
+
+
+def playouts_benchmark(repeats: int, budget_s: float) -> dict:
+    from meeplezoo.envs.core.batch import random_playouts
+    from meeplezoo.envs.hansa import SPEC
+
+    random_playouts(SPEC, 1, 2, seed=0)                 # compiles the loop once
+    results = {}
+    for players in (2, 3, 4):
+        samples = []
+        for _ in range(repeats):
+            calls = [0]
+
+            def chunk(players=players, calls=calls):
+                calls[0] += 1
+                return random_playouts(SPEC, 16, players, seed=calls[0])
+
+            decisions, seconds = timed(chunk, budget_s)
+            games = calls[0] * 16
+            samples.append((games / seconds, decisions / seconds, decisions / games))
+        games_s, decisions_s, per_game = (statistics.median(s[i] for s in samples)
+                                          for i in range(3))
+        results[str(players)] = {"games_per_s": games_s, "decisions_per_s": decisions_s,
+                                 "decisions_per_game": per_game}
+        say(f"  (b) {players} players: {games_s:,.0f} games/s, {decisions_s:,.0f} decisions/s")
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="short measurement (tests)")
+    parser.add_argument("--out", type=Path, default=RESULTS_DIR / "speed_hansa.json")
+    args = parser.parse_args(argv)
+    rounds, budget, repeats = (3, 0.2, 1) if args.quick else (15, 0.25, 3)
+    report = {"game": "hansa_v0", "when": datetime.now(timezone.utc).isoformat(),
+              "machine": machine_info(),
+              "command": "python -m meeplezoo.benchmarks.hansa_bench"
+                         + (" --quick" if args.quick else ""),
+              "aec": aec_benchmark(rounds, budget),
+              "playouts": playouts_benchmark(repeats, 0.5 if args.quick else 1.0)}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=1))
+    aec = report["aec"]
+    print("AEC turns/s (random legal moves, observation included):")
+    for name, row in aec["contenders"].items():
+        print(f"  {name:<18} {row['turns_per_s']:>10,.0f}")
+    for name, ratio in aec["ratios"].items():
+        print(f"  {name:<32} x{ratio['median_of_rounds']:.1f} (per-round median)")
+    print("random games in compiled code:")
+    for players, row in report["playouts"].items():
+        print(f"  {players} players: {row['games_per_s']:,.0f} games/s, "
+              f"{row['decisions_per_game']:.0f} decisions a game")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
