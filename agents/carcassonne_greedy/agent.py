@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from ...envs.carcassonne.data import GAME_ID
 from ...envs.carcassonne.policy import greedy_action
 from ...envs.core.contract import H_GAME_ID

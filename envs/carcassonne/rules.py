@@ -17,10 +17,10 @@ from .board import has_legal_placement
 from .data import (
     A_MEEPLE,
     A_NO_MEEPLE,
+    BOARD_WIDTH,
     C_AUTO_PASS,
     C_EXPANSION,
     CENTER,
-    BOARD_WIDTH,
     CONFIG_SIZE,
     G_ACTIVE,
     G_DISCARDED,
@@ -93,7 +93,8 @@ def apply_action(state, action):
         add_tile(state, index, state[G_HAND], action % 4, action // 4)
         state[G_PLACED] = index + 1
         state[G_HAND] = -1
-        if state[C_AUTO_PASS] and meeple_options(state, state[G_ACTIVE], np.zeros(0, dtype=np.int8), False) == 0:
+        none = np.zeros(0, dtype=np.int8)
+        if state[C_AUTO_PASS] and meeple_options(state, state[G_ACTIVE], none, False) == 0:
             finish_turn(state)                               # DEC-4: nothing to decide
         else:
             state[H_PHASE] = PH_MEEPLE

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from meeplezoo.envs.core.contract import H_PHASE, H_TO_MOVE, TERMINAL
 from meeplezoo.envs.carcassonne import data as D
 from meeplezoo.envs.carcassonne import rules
 from meeplezoo.envs.carcassonne.board import legal_placements
 from meeplezoo.envs.carcassonne.masks import legal_mask
 from meeplezoo.envs.carcassonne.options import make_config
+from meeplezoo.envs.core.contract import H_PHASE, H_TO_MOVE, TERMINAL
 
 
 def new_game(num_players: int = 2, start_seat: int = 0, **options) -> np.ndarray:

@@ -112,7 +112,8 @@ def play_checked_games(num_games, players, config, rng, state, prev, large_total
         if state[D.G_PLACED] + state[D.G_DISCARDED] != total_tiles or state[D.G_PILE_LEFT]:
             return 12, game, step
         for seat in range(players):
-            if state[D.G_NORMAL + seat] != D.NORMAL_MEEPLES or state[D.G_LARGE + seat] != large_total:
+            if state[D.G_NORMAL + seat] != D.NORMAL_MEEPLES \
+                    or state[D.G_LARGE + seat] != large_total:
                 return 13, game, step
     return 0, num_games, 0
 

@@ -68,7 +68,7 @@ def reference_features(state):
         return None
 
     links = {}
-    for i, (t, r, x, y) in enumerate(tiles):
+    for i, (t, _, x, y) in enumerate(tiles):
         for slot in range(len(SEGMENTS[t])):
             links.setdefault((i, slot), [])
         for d, (dx, dy) in enumerate(DELTA):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from carcassonne_setup import new_game, placements
 
 from meeplezoo.envs.carcassonne import data as D
 from meeplezoo.envs.carcassonne.tiles import BASE_TILES, EXPANSION_TILES
-from carcassonne_setup import new_game, placements
 
 BASE = range(D.NUM_BASE_TYPES)
 EXPANSION = range(D.NUM_BASE_TYPES, D.NUM_TYPES)
