@@ -29,6 +29,8 @@ before the end is the score as if the game ended now.  Version history: v0, firs
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..core.aec import KernelEnv
 from ..core.contract import GameSpec, collect_kernels
 from ..core.wrappers import make_env_factory
@@ -78,6 +80,17 @@ class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
     def __init__(self, num_players: int = 2, **kwargs):
         super().__init__(num_players=num_players, **kwargs)
         check_player_count(self.num_players, self._config)
+        self._legal_buffer = np.zeros(policy.MAX_LIST, dtype=np.int64)
+
+    def legal_actions(self) -> list[int]:
+        """Ascending legal actions, listed by the compiled kernel (no 131k-entry mask scan)."""
+        count = masks.legal_actions(self.state, self._legal_buffer)
+        return sorted(self._legal_buffer[:count].tolist())
+
+    def clone(self):
+        twin = super().clone()
+        twin._legal_buffer = np.zeros_like(self._legal_buffer)
+        return twin
 
 
 env = make_env_factory(raw_env)

@@ -60,6 +60,24 @@ def meeple_options(state, seat, mask, write):
 def legal_mask(state, mask):
     """Write the legal actions of the seat to move into ``mask``; returns their number."""
     mask[:] = 0
+    return set_legal(state, mask)
+
+
+@njit
+def clear_legal(state, mask):
+    """Zero the entries that ``legal_mask`` set for this very state: clearing ~40 entries
+    instead of 131,061 keeps the fused env step fast."""
+    if state[H_PHASE] == PH_PLACE:
+        actions = np.empty(MAX_PLACEMENT_ACTIONS, dtype=np.int64)
+        for i in range(legal_placements(state, state[G_HAND], actions)):
+            mask[actions[i]] = 0
+    for action in range(A_MEEPLE, A_NO_MEEPLE + 1):
+        mask[action] = 0
+
+
+@njit
+def set_legal(state, mask):
+    """Set the legal entries of ``mask`` (already zero elsewhere); returns their number."""
     phase = state[H_PHASE]
     if phase == PH_PLACE:
         actions = np.empty(MAX_PLACEMENT_ACTIONS, dtype=np.int64)

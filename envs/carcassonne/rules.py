@@ -50,7 +50,7 @@ from .data import (
     TILE_COUNT,
 )
 from .features import add_tile, final_points, return_all_meeples, score_turn
-from .masks import legal_mask, meeple_options
+from .masks import clear_legal, legal_mask, meeple_options, set_legal
 
 START_CELL = CENTER * BOARD_WIDTH + CENTER
 
@@ -215,13 +215,16 @@ def tiebreaks(state, out):
 
 @njit
 def env_step(state, action, rng, mask):
-    """One AEC step in one compiled call: apply, draw what is due, write the next mask."""
+    """One AEC step in one compiled call: apply, draw what is due, write the next mask.
+
+    ``mask`` must hold this state's legal mask, as ``env_reset`` and ``env_step`` leave it:
+    only those entries are cleared (a full clear of 131,061 bytes would dominate the step).
+    """
+    clear_legal(state, mask)
     apply_action(state, action)
     resolve_chance(state, rng)
     if state[H_TO_MOVE] >= 0:
-        legal_mask(state, mask)
-    else:
-        mask[:] = 0
+        set_legal(state, mask)
     return state[H_TO_MOVE]
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from meeplezoo.envs.carcassonne import data as D
 from meeplezoo.envs.carcassonne.board import occupied_around, tile_at
-from meeplezoo.envs.carcassonne.masks import legal_actions
+from meeplezoo.envs.carcassonne.masks import legal_actions, legal_mask
 from meeplezoo.envs.carcassonne.options import make_config
 from meeplezoo.envs.carcassonne.policy import MAX_LIST
 from meeplezoo.envs.carcassonne.rules import apply_action, init_state, resolve_chance
@@ -159,6 +159,9 @@ def test_full_validation_and_json_on_every_step_of_some_games():
             legal = np.flatnonzero(mask.view(bool))
             assert legal.size > 0
             rules.env_step(state, int(policy.choice(legal)), rng, mask)
+            fresh = np.ones_like(mask)                       # the incremental clear is exact
+            legal_mask(state, fresh)
+            assert np.array_equal(fresh, mask)
             if int(state[H_PLY]) % (1 + 4 * game) == 0:
                 validate_state(state)
             loaded, loaded_rng = state_from_json(SPEC, state_to_json(SPEC, state, rng))
