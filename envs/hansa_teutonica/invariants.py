@@ -12,6 +12,7 @@ import numpy as np
 from ..core.batch import pick_random_legal
 from ..core.contract import H_NUM_PLAYERS, H_TO_MOVE, TERMINAL
 from ..core.jit import njit
+from ..core.rng import rand_float
 from .board import player_base
 from .chance import env_reset, env_step
 from .data import (
@@ -53,6 +54,7 @@ from .data import (
     TRACK_MAX,
     TRADERS_PER_PLAYER,
 )
+from .policy import rollout_policy
 
 ERRORS = ("ok", "trader count", "merchant count", "negative supply", "marker count",
           "completed count", "no legal move")
@@ -133,6 +135,33 @@ def checked_random_games(num_games, num_players, config, rng, state, mask, lengt
         while state[H_TO_MOVE] != TERMINAL:
             action = pick_random_legal(mask, rng)
             if action < 0:
+                return 6
+            env_step(state, action, rng, mask)
+            steps += 1
+            code = check_invariants(state)
+            if code != 0:
+                return code
+        lengths[game] = steps
+        truncated[game] = state[G_TRUNCATED]
+    return 0
+
+
+@njit
+def checked_policy_games(num_games, num_players, config, rng, state, mask, epsilon, lengths,
+                         truncated):
+    """Like ``checked_random_games`` with the heuristic policy, taking a uniformly random
+    legal action with probability ``epsilon`` (so every kind of move gets exercised)."""
+    scratch = np.zeros(mask.shape[0], dtype=np.int8)
+    for game in range(num_games):
+        env_reset(state, num_players, config, game % num_players, rng, mask)
+        steps = 0
+        while state[H_TO_MOVE] != TERMINAL:
+            if rand_float(rng) < epsilon:
+                action = pick_random_legal(mask, rng)
+            else:
+                scratch[:] = mask
+                action = rollout_policy(state, scratch, rng)
+            if action < 0 or mask[action] == 0:
                 return 6
             env_step(state, action, rng, mask)
             steps += 1

@@ -22,6 +22,9 @@ from .data import (
     A_END_TURN,
     A_ESTABLISH,
     A_INCOME,
+    A_MOVE_BEGIN,
+    A_PAWN,
+    A_PAWN_SKIP,
     A_PAY,
     A_PICK,
     A_PLACE,
@@ -29,14 +32,23 @@ from .data import (
     A_PLUS4,
     A_REWARD,
     A_UPGRADE,
+    C_REGION_ROUTES,
+    C_REGIONS_ON,
     CITY_ABILITY,
+    G_ACTIONS_LEFT,
     G_ACTIVE,
     G_EST_ROUTE,
+    G_MOVE_PICKED,
+    G_PAWN,
     G_SIDE,
     G_SPACE_OWNER,
     P_GENERAL,
     P_PERSONAL,
     PH_MAIN,
+    PH_MOVE_DROP,
+    PH_MOVE_PICK,
+    PH_PAWN_END,
+    PH_PAWN_SETUP,
     PH_PAY,
     PH_REMOVE3,
     PH_REWARD,
@@ -60,6 +72,12 @@ def rollout_policy(state, mask, rng):
         return reward_choice(state, mask)
     if phase == PH_PAY:
         return A_PAY if mask[A_PAY] else A_PAY + 1
+    if phase == PH_MOVE_PICK:
+        return move_pick(state, mask)
+    if phase == PH_MOVE_DROP:
+        return best_space(state, mask, A_PLACE, rng)
+    if phase == PH_PAWN_SETUP or phase == PH_PAWN_END:
+        return best_region(state, mask, rng)
     if phase == PH_REMOVE3:
         seat = state[G_ACTIVE]
         for s in range(SPACES_ON_SIDE[state[G_SIDE]]):
@@ -149,6 +167,61 @@ def main_choice(state, mask, rng, jitter):
         return best
     if mask[A_INCOME] or mask[A_INCOME + 1]:
         return A_INCOME if mask[A_INCOME] else A_INCOME + 1
+    if state[C_REGIONS_ON] != 0 and state[G_ACTIONS_LEFT] > 0:
+        pawn = best_region(state, mask, rng)
+        if pawn != state[G_PAWN] + A_PAWN and mask[pawn]:
+            return pawn
+    if mask[A_MOVE_BEGIN] and rand_float(rng) < 0.5:
+        return A_MOVE_BEGIN                      # stuck: regroup pieces onto one route
     if mask[A_END_TURN]:
         return A_END_TURN
     return pick_random_legal(mask, rng)
+
+
+@njit
+def move_pick(state, mask):
+    """Lift the piece on the least promising route (once), then drop it elsewhere."""
+    if state[G_MOVE_PICKED] >= 1 and mask[A_DONE]:
+        return A_DONE
+    seat = state[G_ACTIVE]
+    best, best_value = A_DONE, 1e9
+    for s in range(SPACES_ON_SIDE[state[G_SIDE]]):
+        if mask[A_PICK + s]:
+            value = route_value(state, SPACE_ROUTE[s], seat)
+            if value < best_value:
+                best, best_value = A_PICK + s, value
+    return best
+
+
+@njit
+def best_space(state, mask, first, rng):
+    seat = state[G_ACTIVE]
+    best, best_value = -1, -1e9
+    for s in range(SPACES_ON_SIDE[state[G_SIDE]]):
+        for t in range(2):
+            if mask[first + 2 * s + t]:
+                value = route_value(state, SPACE_ROUTE[s], seat) + 0.1 * rand_float(rng)
+                if value > best_value:
+                    best, best_value = first + 2 * s + t, value
+    return best if best >= 0 else pick_random_legal(mask, rng)
+
+
+@njit
+def best_region(state, mask, rng):
+    """2p regions: the region whose border routes look best for the player to move."""
+    seat = state[G_ACTIVE]
+    best, best_value = -1, -1e9
+    for g in range(11):
+        if not mask[A_PAWN + g] and g != state[G_PAWN]:
+            continue
+        value = -1e9
+        bits = state[C_REGION_ROUTES + g]
+        for r in range(32):
+            if (bits >> r) & 1:
+                value = max(value, route_value(state, r, seat))
+        value += 0.1 * rand_float(rng)
+        if value > best_value:
+            best, best_value = g, value
+    if best == state[G_PAWN] or best < 0:
+        return A_PAWN_SKIP if mask[A_PAWN_SKIP] else pick_random_legal(mask, rng)
+    return A_PAWN + best
