@@ -13,9 +13,11 @@ from .data import (
     A_GAL,
     A_START_ZONE,
     GALLEYS_23P,
+    K_ADJ,
     K_BLOCK_IN_START,
     K_CAPACITY,
     K_NUM_PORTS,
+    K_NUM_ZONES,
     K_PORT_GOOD,
     K_PORT_SIZE,
     K_ZONE_PORT,
@@ -167,3 +169,39 @@ def sink(state, g, stash_base):
     state[S_G_SAIL + g] = 0
     state[S_G_OWNER + g] = -1
     state[S_G_ZONE + g] = -1
+
+
+@njit
+def blockable(state, zone):
+    """An opponent could stop the active galley on entering ``zone`` (SE-6.4.1)."""
+    g = state[A_GAL]
+    owner = state[S_G_OWNER + g]
+    if state[K_BLOCK_IN_START] == 0 and zone == state[A_START_ZONE]:
+        return False
+    for seat in range(state[H_NUM_PLAYERS]):
+        if seat != owner and seat_zone_sailors(state, seat, zone) > state[S_G_SAIL + g]:
+            return True
+    return False
+
+
+@njit
+def reachable(state, steps, out):
+    """Movement reachability with blocking: ``out[z]`` = fewest steps for the active
+    galley to reach zone z within ``steps`` moves without ever being stoppable before z
+    (a zone where it may be blocked can be entered, not crossed); -1 if none."""
+    nz = state[K_NUM_ZONES]
+    out[:] = -1
+    here = state[S_G_ZONE + state[A_GAL]]
+    out[here] = 0
+    frontier = 1 << here
+    for step in range(1, steps + 1):
+        nxt = 0
+        for z in range(nz):
+            if (frontier >> z) & 1 and (step == 1 or not blockable(state, z)):
+                nxt |= state[K_ADJ + z]
+        frontier = 0
+        for z in range(nz):
+            if (nxt >> z) & 1 and out[z] < 0:
+                out[z] = step
+                frontier |= 1 << z
+    return out

@@ -3,12 +3,13 @@
 ``battle_distribution(v0, moved, attacker, defender, fort_first, out)`` writes into
 ``out[a, d]`` the probability that a battle between a galley with ``attacker`` sailors
 (combat value capped at ``v0``, SE-6.6.2; ``v0 = NO_V0`` for the activation's first
-battle: then ``v0 = sailors - moved``, counted after a fort's pre-roll) and a defender with ``defender`` sailors (a galley or a port: its
-value is its sailors) ends with ``a`` attacker and ``d`` defender sailors left, when the
-attacker always continues.  Each round both sides roll at once (Binomial(value, 1/2)
-skulls, E3); a round without any skull repeats the same position, so each position's
-distribution is its successors' mixed by ``1 / (1 - P(no skull))``.  ``fort_first``
-prepends a fort's 2-dice pre-roll (SE-6.7.4).
+battle: then ``v0 = sailors - moved``, counted after a fort's pre-roll) and a defender
+with ``defender`` sailors (a galley or a port: its value is its sailors) ends with ``a``
+attacker and ``d`` defender sailors left, when the attacker always continues.  Each
+round both sides roll at once (Binomial(value, 1/2) skulls, E3); a round without any
+skull repeats the same position, so each position's distribution is its successors'
+mixed by ``1 / (1 - P(no skull))``.  ``fort_first`` prepends a fort's 2-dice pre-roll
+(SE-6.7.4).
 """
 
 from __future__ import annotations
