@@ -39,10 +39,9 @@ def test_greedy_wins_most_four_player_games():
 
 
 def test_greedy_rejects_another_game():
-    from meeplezoo.envs import saint_malo_v0
-
-    env = saint_malo_v0.env(num_players=2)
+    env = hansa_v0.env(num_players=2)
     env.reset(seed=0)
+    env.state[0] = 1                                   # Saint Malo's game id
     try:
         HansaGreedyAgent().act(env)
     except ValueError as err:
