@@ -188,8 +188,7 @@ def apply_action(state, action):
         pay_taxes(state, base)
     else:
         discard(state, base, action - A_TAX)
-        if hand_size(state, base) <= HAND_LIMIT:
-            end_turn(state)
+        settle_hand(state, base)
 
 
 @njit
@@ -291,13 +290,19 @@ def pay_taxes(state, base):
     if money > MONEY_LIMIT:
         state[G_BANK_TAKEN] += money - MONEY_LIMIT
         state[base + P_MONEY] = MONEY_LIMIT
+    settle_hand(state, base)
+
+
+@njit
+def settle_hand(state, base):
+    """HS-9.2: end the turn at 3 goods; with one colour left the discards are forced."""
     held, only = 0, -1
     for colour in range(NUM_COLOURS):
         if colour_count(state, base, colour) > 0:
             held += 1
             only = colour
     while held == 1 and hand_size(state, base) > HAND_LIMIT:
-        discard(state, base, only)                             # one colour: no choice
+        discard(state, base, only)
     if hand_size(state, base) > HAND_LIMIT:
         state[H_PHASE] = PH_TAX
     else:

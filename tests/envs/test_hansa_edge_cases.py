@@ -330,3 +330,12 @@ def test_short_supply_refill_leaves_spaces_empty_and_costs_one():
     deal(state, ["A1"])
     assert state[H_PHASE] == D.PH_ACTIONS and money(state, 0) == 2
     assert state[D.G_WAREHOUSE + 2 * CITY["AAL"]] == -1
+
+
+def test_ec14_discards_become_automatic_once_one_colour_is_left():
+    state = position()
+    give(state, 0, "A1", "A2", "A3", "A1", "B1")
+    play(state, D.A_END)
+    assert legal(state) == {tax("A"), tax("B")}
+    play(state, tax("B"))                             # four A tokens left: A1 goes by itself
+    assert hand(state, 0) == {"A1": 1, "A2": 1, "A3": 1} and state[D.G_ACTIVE] == 1
