@@ -95,9 +95,13 @@ def playouts_benchmark(repeats: int, budget: float) -> dict:
         config, rng = make_config(), new_rng(players)
         random_playouts(1, players, config, rng, state)
         games = []
+
+        def chunk(players=players, config=config, rng=rng, state=state):
+            random_playouts(10, players, config, rng, state)
+            return 10
+
         for _ in range(repeats):
-            done, seconds = timed(lambda: (random_playouts(10, players, config, rng, state), 10)[1],
-                                  budget)
+            done, seconds = timed(chunk, budget)
             games.append(done / seconds)
         generic_playouts(SPEC, 1, players)
         start = time.perf_counter()

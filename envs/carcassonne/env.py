@@ -4,7 +4,7 @@
 |--------------------|--------------------------------------------------------------------|
 | Actions            | Discrete(131061), masked (spec DEC-2..DEC-4)                       |
 | Players            | 2-6 (``player_0`` .. ``player_5``; 6 only with Inns & Cathedrals)  |
-| Observation        | dict: ``observation`` float32[45500], ``action_mask`` int8[131061] |
+| Observation        | dict: ``observation`` float32[45497], ``action_mask`` int8[131061] |
 | Rewards            | at the end only; ``win_loss`` (default), ``rank``, ``score_margin`` |
 | Chance             | tile draws, by the env's seeded generator (``reset(seed=...)``)    |
 

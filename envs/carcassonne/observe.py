@@ -52,7 +52,9 @@ from .data import (
     NUM_SLOTS,
     NUM_TYPES,
     OBS_CELLS,
+    OBS_CHANNELS,
     OBS_HALF,
+    OBS_PLANES_SIZE,
     OBS_WINDOW,
     PH_MEEPLE,
     PH_PLACE,
@@ -90,6 +92,18 @@ from .data import (
     V_PRESENT,
     V_SCORE,
 )
+
+
+def split_observation(observation: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(planes [..., 27, 41, 41], vector [..., 110]) views of flat observations, for CNNs.
+
+    Plane row i, column j is the cell x = j - 20, y = i - 20, i.e. placement actions
+    ``((y + 90) * 181 + (x + 90)) * 4 + r``."""
+    observation = np.asarray(observation)
+    lead = observation.shape[:-1]
+    planes = observation[..., :OBS_PLANES_SIZE].reshape(*lead, OBS_CHANNELS, OBS_WINDOW,
+                                                         OBS_WINDOW)
+    return planes, observation[..., OBS_PLANES_SIZE:]
 
 
 @njit

@@ -52,3 +52,20 @@ def test_env_render_modes():
             env.step(env.legal_actions()[-1])
         out = env.render()
         assert isinstance(out, str) if mode == "ansi" else out.shape[2] == 3
+
+
+def test_split_observation_gives_cnn_planes_aligned_with_placements():
+    from meeplezoo.envs.carcassonne import data as D
+    from meeplezoo.envs.carcassonne.observe import split_observation
+
+    env = carcassonne_v0.env(num_players=2)
+    env.reset(seed=9)
+    obs = env.observe(env.agent_selection)["observation"]
+    planes, vector = split_observation(obs)
+    assert planes.shape == (D.OBS_CHANNELS, 41, 41) and vector.shape == (110,)
+    assert planes[D.PL_OCCUPIED, 20, 20] == 1 and planes[D.PL_CITY, 20, 20] == 1   # start tile
+    for action in env.legal_actions():
+        x, y = D.xy_of(action // 4)
+        assert planes[D.PL_LEGAL + action % 4, y + 20, x + 20] == 1
+    batch_planes, _ = split_observation(np.stack([obs, obs]))
+    assert batch_planes.shape == (2, D.OBS_CHANNELS, 41, 41)
