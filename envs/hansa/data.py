@@ -140,7 +140,7 @@ MAX_CHANCE_OUTCOMES = NUM_TYPES        # a draw reveals one token type
 # --- Observation layout (per seat, seats rotated so the observer is slot 0) ------------------
 OBS_PLAYER_SIZE = 4 + 2 * NUM_CITIES + NUM_CITIES + 2 * NUM_TYPES + 4
 OBS_GLOBAL_SIZE = (NUM_CITIES + NUM_CITIES * MAX_SPACES * NUM_TYPES + NUM_CITIES * NUM_CITIES
-                   + 2 * NUM_CITIES + NUM_TYPES + NUM_STACKS + 3 + NUM_TYPES
+                   + 3 * NUM_CITIES + NUM_TYPES + NUM_STACKS + 3 + NUM_TYPES
                    + len(PHASE_NAMES) + 3 + 1)
 OBS_SIZE = MAX_PLAYERS * OBS_PLAYER_SIZE + OBS_GLOBAL_SIZE
 

@@ -4,7 +4,7 @@
 |--------------------|--------------------------------------------------------------------|
 | Actions            | Discrete(66), masked (spec §14)                                    |
 | Players            | 2-4 (``player_0`` .. ``player_3``)                                |
-| Observation        | dict: ``observation`` float32[772], ``action_mask`` int8[66]      |
+| Observation        | dict: ``observation`` float32[781], ``action_mask`` int8[66]      |
 | Rewards            | at the end only; ``win_loss`` (default), ``rank``, ``score_margin`` |
 | Chance             | every token drawn from the face-down stacks, by the env's generator |
 

@@ -205,3 +205,25 @@ def sell_marks(state, base, mask):
             t = 3 * colour + k
             if state[base + P_HAND + t] - state[G_PENDING + t] >= 1:
                 mask[A_SELL_MARK + t] = 1
+
+
+@njit
+def route_costs(state, start, out):
+    """Thalers (moves, HS-8.2) the ship needs from ``start`` to each city along the one-way
+    routes of the board in play; -1 where no route path leads (breadth-first search)."""
+    out[:] = -1
+    out[start] = 0
+    frontier = 1 << start
+    seen = frontier
+    cost = 0
+    while frontier:
+        cost += 1
+        reached = 0
+        for city in range(NUM_CITIES):
+            if (frontier >> city) & 1:
+                reached |= state[C_EXITS + city]
+        frontier = reached & ~seen
+        seen |= frontier
+        for city in range(NUM_CITIES):
+            if (frontier >> city) & 1:
+                out[city] = cost

@@ -4,7 +4,7 @@ Everything in the state is public (HS-12.1): the state holds no order of the fac
 stacks, only the multiset of undrawn tokens, which players can work out anyway.  The
 vector is padded to four player slots so one network serves every player count.
 
-Layout (float32, ``OBS_SIZE`` = 772):
+Layout (float32, ``OBS_SIZE`` = 781):
 
 * 4 player slots (observer first, then clockwise), 71 each: present, thalers/10, stalls
   in supply/15, stalls on the board/15; stalls per city/5 (9); holds the plurality per
@@ -12,13 +12,16 @@ Layout (float32, ``OBS_SIZE`` = 772):
   tokens per type/4 (18); is active, is start player, score-if-ended-now/50, is the last
   seat of a round;
 * global block: ship city one-hot (9); warehouse space (2 per city) x token type one-hot
-  (324); the board: route matrix (81), board number/9 (9), spaces/2 (9); undrawn tokens
+  (324); the board: route matrix (81), board number/9 (9), spaces/2 (9); thalers the
+  ship needs to reach each city from where it lies/8 (9, -1/8 if never); undrawn tokens
   per type/5 (18); tokens left per stack/13 (5); end triggered, action used this visit,
   draws/70; pending sale per type/3 (18); phase one-hot (8); player count one-hot (3);
   turns/100.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from ..core.contract import H_NUM_PLAYERS, H_PHASE
 from ..core.jit import njit
@@ -53,7 +56,7 @@ from .data import (
     PHASE_NAMES,
     STALLS_PER_PLAYER,
 )
-from .masks import player_base, plurality
+from .masks import player_base, plurality, route_costs
 from .rules import player_score
 
 
@@ -107,6 +110,11 @@ def write_global(state, out, at):
         out[at + city] = state[C_NUMBER + city] / 9.0
         out[at + NUM_CITIES + city] = state[C_SPACES + city] / 2.0
     at += 2 * NUM_CITIES
+    costs = np.zeros(NUM_CITIES, dtype=np.int64)
+    route_costs(state, state[G_SHIP], costs)
+    for city in range(NUM_CITIES):
+        out[at + city] = costs[city] / 8.0
+    at += NUM_CITIES
     for t in range(NUM_TYPES):
         out[at + t] = state[G_SUPPLY + t] / 5.0
     at += NUM_TYPES

@@ -167,3 +167,36 @@ def test_chance_distribution_is_the_undrawn_multiset():
     rng = new_rng(3)
     draws = np.bincount([sample_chance(state, rng) for _ in range(20_000)], minlength=18)
     assert np.allclose(draws[:12] / 20_000, probs[:count], atol=0.01) and draws[12:].sum() == 0
+
+
+def ref_route_costs(board, start) -> list[int]:
+    costs = {start: 0}
+    layer = [start]
+    while layer:
+        nxt = []
+        for city in layer:
+            for b in board.exits[city]:
+                if b not in costs:
+                    costs[b] = costs[city] + 1
+                    nxt.append(b)
+        layer = nxt
+    return [costs.get(c, -1) for c in range(9)]
+
+
+def test_route_costs_match_breadth_first_search_on_many_boards():
+    from meeplezoo.envs.hansa.board import load_board
+    from meeplezoo.envs.hansa.masks import route_costs
+
+    out = np.zeros(9, dtype=np.int64)
+    for seed in range(80):
+        doc = None if seed == 0 else generate_board(seed)
+        state = np.zeros(D.STATE_SIZE, dtype=np.int64)
+        rules.init_state(state, 2, make_config(board=doc), 0)
+        board = load_board(doc)
+        for start in range(9):
+            route_costs(state, start, out)
+            assert out.tolist() == ref_route_costs(board, start)
+    state = np.zeros(D.STATE_SIZE, dtype=np.int64)
+    rules.init_state(state, 2, make_config(), 0)
+    route_costs(state, D.CPH, out)
+    assert out[D.TON] == 1 and out[D.STO] == 2 and out[D.RIG] == 4 and out[D.AAL] == 2
