@@ -18,6 +18,9 @@ Cities are the nine of the game (codes or names of ``data.CITY_CODES`` / ``CITY_
 missing city, a bad board number or warehouse count, a bad, unknown-city, self or repeated
 route, a city with no exit or more than three, a city the ship cannot reach from
 Copenhagen, or one it cannot leave to get back there.
+
+``python -m meeplezoo.envs.hansa`` prints the reconstruction as a template to correct,
+``--check PATH`` validates a board file, ``--generate SEED`` prints a generated board.
 """
 
 from __future__ import annotations
@@ -257,3 +260,4 @@ def board_from_state(state: np.ndarray) -> Board:
                  numbers=tuple(int(v) for v in state[D.C_NUMBER:D.C_NUMBER + D.NUM_CITIES]),
                  spaces=tuple(int(v) for v in state[D.C_SPACES:D.C_SPACES + D.NUM_CITIES]),
                  exits=exits, is_default=default)
+

@@ -163,3 +163,19 @@ def test_generated_boards_are_valid_and_of_the_same_shape():
         assert not any((b, a) in arcs(board) for a, b in arcs(board))
         assert generate_board(seed) == doc                          # seeded
     assert generate_board(1) != generate_board(2)
+
+
+def test_board_command_line(tmp_path, capsys):
+    from meeplezoo.envs.hansa.__main__ import main
+
+    assert main([]) == 0
+    template = capsys.readouterr().out
+    assert json.loads(template)["name"] == DEFAULT_BOARD["name"]
+    path = tmp_path / "board.json"
+    path.write_text(template)
+    assert main(["--check", str(path)]) == 0
+    path.write_text(json.dumps(edited(BAD_BOARDS["no exit"][0])))
+    assert main(["--check", str(path)]) == 1
+    assert "no exit" in capsys.readouterr().out
+    assert main(["--generate", "3"]) == 0
+    assert json.loads(capsys.readouterr().out) == parse_board(generate_board(3)).to_dict()
