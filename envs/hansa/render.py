@@ -160,10 +160,12 @@ def render_rgb(state) -> np.ndarray:
             img[cy - 6:cy + 8, x0:x0 + 16] = COLOUR_RGB[t // 3] if t >= 0 else (255, 255, 255)
             if t >= 0:
                 _text(img, cy - 4, x0 + 5, str(t % 3 + 1), (0, 0, 0))
-        for seat in range(n):                              # stalls as bars under the city
+        for seat in range(n):                  # stalls: one box each, a row per player
             count = int(state[_base(seat) + D.P_STALLS + city])
-            y0 = cy + 10 + 3 * seat
-            img[y0:y0 + 2, cx - 20:cx - 20 + min(count, 10) * 4] = PLAYER_RGB[seat]
+            y0 = cy + 9 + 4 * seat
+            for k in range(min(count, 10)):
+                img[y0:y0 + 4, cx - 20 + 4 * k:cx - 16 + 4 * k] = (40, 40, 40)
+                img[y0 + 1:y0 + 3, cx - 19 + 4 * k:cx - 17 + 4 * k] = PLAYER_RGB[seat]
     for seat in range(n):
         base, y0 = _base(seat), MAP_H + seat * PANEL_H
         img[y0:y0 + 4, :] = PLAYER_RGB[seat]
