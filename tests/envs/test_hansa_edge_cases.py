@@ -92,7 +92,7 @@ def test_ec4_second_buy_needs_a_new_visit():
 
 def refill_across_stacks(left_in_stack4: int):
     state = position(players=4)
-    for city in ("TON", "AAL", "CPH"):
+    for city in ("TON", "AAL", "CPH", "KAL"):                 # 1 + 1 + 2 + 1 = 5 spaces
         set_warehouse(state, city, *([None] * int(state[D.C_SPACES + CITY[city]])))
     state[D.G_DRAWS] = state[D.G_STACK_END + 3] - left_in_stack4
     state[H_PHASE] = D.PH_REFILL
@@ -105,8 +105,8 @@ def refill_across_stacks(left_in_stack4: int):
 
 
 def test_ec5_refill_crossing_into_stack_five_triggers_the_end():
-    assert refill_across_stacks(2) == [0, 0, 1, 1]        # 4 spaces: 2 from stack 4, 2 from 5
-    assert refill_across_stacks(4) == [0, 0, 0, 0]        # stack 4 emptied exactly: no trigger
+    assert refill_across_stacks(2) == [0, 0, 1, 1, 1]     # 2 from stack 4, 3 from stack 5
+    assert refill_across_stacks(5) == [0, 0, 0, 0, 0]     # stack 4 emptied exactly: no trigger
 
 
 def test_ec6_all_empty_refill_is_compulsory():

@@ -255,3 +255,18 @@ def test_observation_rotates_seats_and_masks_only_the_mover():
     for agent in env.possible_agents:
         mask = env.observe(agent)["action_mask"]
         assert mask.dtype == np.int8 and (mask.any() == (agent == on_turn))
+
+
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_batched_stepper_plays_whole_games(num_players):
+    from meeplezoo.envs.core.batch import BatchEnv, random_playouts
+
+    batch = BatchEnv(hansa_v0.SPEC, 16, num_players=num_players, seed=1)
+    batch.reset()
+    finished = 0
+    for _ in range(3000):
+        rewards, done = batch.step(batch.random_actions())
+        finished += int(done.sum())
+        assert np.allclose(rewards.sum(axis=1), 0.0)
+    assert finished >= 16 and batch.obs.shape == (16, D.OBS_SIZE)
+    assert random_playouts(hansa_v0.SPEC, 10, num_players, seed=2) > 1000
