@@ -59,7 +59,7 @@ def meeple_options(state, seat, mask, write):
 @njit
 def legal_mask(state, mask):
     """Write the legal actions of the seat to move into ``mask``; returns their number."""
-    mask[:] = 0
+    mask.fill(0)
     return set_legal(state, mask)
 
 

@@ -118,7 +118,7 @@ def window_pos(cell):
 
 @njit
 def observe(state, seat, out):
-    out[:] = 0.0
+    out.fill(0.0)
     players = state[H_NUM_PLAYERS]
     outside = 0
     for index in range(state[G_PLACED]):

@@ -60,7 +60,7 @@ def init_state(state, num_players, config, start_seat):
     """CA-2.3..2.5, CA-4.4: start tile at (0,0) r0, shuffled pile, supplies; a draw is due."""
     if num_players > MAX_PLAYERS_BASE and config[0] == 0:      # config[0]: expansion
         raise ValueError("six players need Inns & Cathedrals (CA-2.5)")
-    state[:] = 0
+    state.fill(0)
     state[H_GAME_ID] = GAME_ID
     state[H_NUM_PLAYERS] = num_players
     for i in range(CONFIG_SIZE):
@@ -235,5 +235,5 @@ def env_reset(state, num_players, config, start_seat, rng, mask):
     if state[H_TO_MOVE] >= 0:
         legal_mask(state, mask)
     else:
-        mask[:] = 0
+        mask.fill(0)
     return state[H_TO_MOVE]
