@@ -224,11 +224,10 @@ def buy(state, seat, base, space):
 @njit
 def place(state, base, colour, k):
     """HS-8.6: spend one token of the colour; place k stalls (spec §14 PLACE notes)."""
-    if state[C_PLACE_EXACT]:
-        t = 3 * colour + k - 1                                 # k = the token's barrels
+    t = 3 * colour + k - 1
+    if state[C_PLACE_EXACT]:                                   # k = the token's barrels
         stalls = min(k, state[base + P_STALL_SUPPLY])
-    else:
-        t = 3 * colour + k - 1                                 # fewest barrels >= k
+    else:                                                      # fewest barrels >= k
         while state[base + P_HAND + t] == 0:
             t += 1
         stalls = k
