@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from ..core.jit import njit
 from .data import (
+    C_DEDUPE,
     CELL_BITS,
     CELLS_PER_WORD,
+    DISTINCT_ROTATIONS,
     G_HAND,
     G_PLACED,
     GRID,
@@ -79,6 +81,8 @@ def legal_placements(state, tile_type, out):
     ``out`` needs room for 4 * (2 * placed + 2) actions (DEC-5 bound).
     """
     count = 0
+    # DEC-6: rotation r + k * DISTINCT_ROTATIONS gives the same board as r.
+    rotations = DISTINCT_ROTATIONS[tile_type] if state[C_DEDUPE] else 4
     for index in range(state[G_PLACED]):
         origin = state[T_CELL + index]
         for side in range(4):
@@ -86,7 +90,7 @@ def legal_placements(state, tile_type, out):
             if tile_at(state, cell) >= 0 or not first_visit(state, cell, index):
                 continue
             required, constrained = requirement(state, cell)
-            for r in range(4):
+            for r in range(rotations):
                 if ROT_CODE[tile_type, r] & constrained == required:
                     out[count] = cell * 4 + r
                     count += 1
@@ -118,6 +122,8 @@ def is_legal_placement(state, action):
     if tile_at(state, cell) >= 0:
         return False
     required, constrained = requirement(state, cell)
+    if state[C_DEDUPE] and r >= DISTINCT_ROTATIONS[state[G_HAND]]:
+        return False
     return constrained != 0 and ROT_CODE[state[G_HAND], r] & constrained == required
 
 

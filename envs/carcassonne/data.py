@@ -135,6 +135,9 @@ DEFAULT_OPTIONS = {
     "ic_tjunction_inn": "east_only",
     "unplaceable": "remove",                          # AMB-6: the only option
     "auto_pass_meeple": True,
+    # DEC-6: list only the lowest of rotations that give the same board (smaller MCTS
+    # branching); off by default so the mask is the full legal set of CA-6.3.
+    "dedupe_rotations": False,
 }
 NORMAL_MEEPLES = 7                                    # CA-2.5
 
@@ -145,7 +148,8 @@ C_FARM_RULE = C_FARMERS + 1
 C_SMALL_CITY = C_FARM_RULE + 1
 C_IC_INN = C_SMALL_CITY + 1
 C_AUTO_PASS = C_IC_INN + 1
-CONFIG_SIZE = C_AUTO_PASS + 1 - HEADER_SIZE
+C_DEDUPE = C_AUTO_PASS + 1
+CONFIG_SIZE = C_DEDUPE + 1 - HEADER_SIZE
 
 G_START_SEAT = HEADER_SIZE + CONFIG_SIZE
 G_ACTIVE = G_START_SEAT + 1        # whose turn it is, also during the draw (chance)
@@ -202,6 +206,7 @@ def _state_fields() -> dict[str, tuple[int, int]]:
         "expansion_inns_cathedrals": (C_EXPANSION, 1), "farmers": (C_FARMERS, 1),
         "farm_scoring": (C_FARM_RULE, 1), "small_city_rule": (C_SMALL_CITY, 1),
         "ic_tjunction_inn": (C_IC_INN, 1), "auto_pass_meeple": (C_AUTO_PASS, 1),
+        "dedupe_rotations": (C_DEDUPE, 1),
         "start_seat": (G_START_SEAT, 1), "active_seat": (G_ACTIVE, 1), "hand": (G_HAND, 1),
         "placed": (G_PLACED, 1), "pile_left": (G_PILE_LEFT, 1), "discarded": (G_DISCARDED, 1),
         "scores": (G_SCORE, MAX_PLAYERS), "normal_meeples": (G_NORMAL, MAX_PLAYERS),

@@ -19,9 +19,10 @@ Observation: 27 board planes of 41 x 41 around the start tile plus a vector (see
 Rule options (spec §15): ``expansion_inns_cathedrals`` (True), ``farmers`` (True),
 ``farm_scoring`` ("c3" | "c1_v2" | "c1_v1"), ``small_city_rule`` ("c2c3" | "c1_early"),
 ``ic_tjunction_inn`` ("east_only" | "east_and_west"), ``unplaceable`` ("remove"),
-``auto_pass_meeple`` (True).  Env options: ``num_players``, ``render_mode`` ("human",
-"ansi", "rgb_array"), ``reward_scheme``, ``margin_scale``, ``start_seat`` (a seat or
-"random"), and in ``env()`` ``illegal`` ("raise" | "penalty").
+``auto_pass_meeple`` (True), ``dedupe_rotations`` (False; DEC-6).  Env options:
+``num_players``, ``render_mode`` ("human", "ansi", "rgb_array"), ``reward_scheme``,
+``margin_scale``, ``start_seat`` (a seat or "random"), and in ``env()`` ``illegal``
+("raise" | "penalty").
 
 Engine choices where the spec leaves room: ties share the win (AMB-10); ``scores()``
 before the end is the score as if the game ended now.  Version history: v0, first release.

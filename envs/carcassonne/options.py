@@ -12,7 +12,7 @@ _CHOICES = {
     "ic_tjunction_inn": D.IC_INN_RULES,
     "unplaceable": ("remove",),
 }
-_FLAGS = ("expansion_inns_cathedrals", "farmers", "auto_pass_meeple")
+_FLAGS = ("expansion_inns_cathedrals", "farmers", "auto_pass_meeple", "dedupe_rotations")
 
 
 def make_config(**options) -> np.ndarray:
@@ -37,6 +37,7 @@ def make_config(**options) -> np.ndarray:
     config[D.C_SMALL_CITY - base] = D.SMALL_CITY_RULES.index(opts["small_city_rule"])
     config[D.C_IC_INN - base] = D.IC_INN_RULES.index(opts["ic_tjunction_inn"])
     config[D.C_AUTO_PASS - base] = int(opts["auto_pass_meeple"])
+    config[D.C_DEDUPE - base] = int(opts["dedupe_rotations"])
     return config
 
 

@@ -22,6 +22,7 @@ def _fail(message: str):
 def validate_config(state: np.ndarray) -> None:
     for name, slot, top in (("expansion_inns_cathedrals", D.C_EXPANSION, 1),
                             ("farmers", D.C_FARMERS, 1), ("auto_pass_meeple", D.C_AUTO_PASS, 1),
+                            ("dedupe_rotations", D.C_DEDUPE, 1),
                             ("farm_scoring", D.C_FARM_RULE, len(D.FARM_RULES) - 1),
                             ("small_city_rule", D.C_SMALL_CITY, len(D.SMALL_CITY_RULES) - 1),
                             ("ic_tjunction_inn", D.C_IC_INN, len(D.IC_INN_RULES) - 1)):

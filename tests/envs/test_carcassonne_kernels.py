@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from carcassonne_setup import draw, end, mask_of, new_game, play, scores, supply
+from carcassonne_setup import draw, end, mask_of, new_game, placements, play, scores, supply
 
 from meeplezoo.envs.carcassonne import data as D
 from meeplezoo.envs.carcassonne import rules
@@ -128,3 +128,15 @@ def test_meeple_mask_equals_the_meeple_list():
     count = legal_actions(s, out)
     assert sorted(out[:count].tolist()) == meeple_choices(s)
     assert supply(s, 1) == (7, 1)
+
+
+def test_dedupe_rotations_keeps_one_of_each_identical_board():        # DEC-6
+    s = new_game(dedupe_rotations=True)
+    play(s, "E", 0, -1, 2)
+    assert len(placements(s, "B")) == 4 and len(placements(s, "X")) == 2   # EX-14: 16, 8
+    full = new_game()
+    play(full, "E", 0, -1, 2)
+    for tile in ("U", "H", "V", "IE"):
+        kept = placements(s, tile)
+        assert kept <= placements(full, tile)
+        assert {(x, y) for x, y, _ in kept} == {(x, y) for x, y, _ in placements(full, tile)}

@@ -139,7 +139,7 @@ def test_random_games_keep_every_invariant(players):
     {"expansion_inns_cathedrals": False},
     {"farmers": False, "auto_pass_meeple": False},
     {"farm_scoring": "c1_v1", "small_city_rule": "c1_early", "ic_tjunction_inn": "east_and_west"},
-    {"farm_scoring": "c1_v2"},
+    {"farm_scoring": "c1_v2", "dedupe_rotations": True},
 ])
 def test_random_games_under_every_option(options):
     run(3, 200, seed=7, **options)

@@ -242,7 +242,7 @@ def reference_placements(state):
     return legal
 
 
-OPTION_SETS = [{}, {"farm_scoring": "c1_v2"}, {"farm_scoring": "c1_v1"},
+OPTION_SETS = [{}, {"farm_scoring": "c1_v2", "auto_pass_meeple": False}, {"farm_scoring": "c1_v1"},
                {"small_city_rule": "c1_early", "ic_tjunction_inn": "east_and_west"},
                {"expansion_inns_cathedrals": False}]
 
