@@ -31,6 +31,7 @@ from ..core.jit import njit
 from .board import legal_placements, tile_at
 from .data import (
     BOARD_WIDTH,
+    C_IC_INN,
     CENTER,
     CITY_EDGE,
     FIELD,
@@ -43,6 +44,7 @@ from .data import (
     G_PLACED,
     G_SCORE,
     HAS_MONASTERY,
+    IC_TYPE,
     MAX_SLOTS,
     MAX_TILES,
     N_MEEPLE,
@@ -179,6 +181,8 @@ def write_tile(state, index, seat, players, pos, out):
     for slot in range(NUM_SLOTS[tile_type]):
         out[PL_SHIELD * OBS_CELLS + pos] += SEG_SHIELD[tile_type, slot]
         out[PL_INN * OBS_CELLS + pos] += SEG_INN[tile_type, slot]
+        if tile_type == IC_TYPE and slot == 2 and state[C_IC_INN] == 1:
+            out[PL_INN * OBS_CELLS + pos] += 1               # AMB-3 option: W branch too
         out[PL_CATHEDRAL * OBS_CELLS + pos] += SEG_CATHEDRAL[tile_type, slot]
         code = state[N_MEEPLE + index * MAX_SLOTS + slot]
         if code:
