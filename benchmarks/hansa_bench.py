@@ -7,7 +7,10 @@ process:
     observation, a uniformly random legal action from ``obs["action_mask"]``,
     ``env.step``), for ``hansa_v0`` (2 and 4 players) and PettingZoo's ``connect_four_v3``
     with the very same loop, interleaved in rounds (medians and per-round ratios);
-(b) random full games per second played entirely inside compiled code, per player count.
+(b) random full games per second played entirely inside compiled code, per player count;
+(c) with ``--strength N``: N two-player games of MCTS (``--simulations``, heuristic
+    rollouts) against the greedy agent and N against random, seats alternating, win rate
+    with a Wilson 95% interval (a shared win counts one half).
 
 Results go to JSON (``benchmarks/results/speed_hansa.json`` by default) and a table is
 printed.  The ratio against the peer measured in the same run is the meaningful figure.
@@ -92,10 +95,41 @@ def playouts_benchmark(repeats: int, budget_s: float) -> dict:
     return results
 
 
+def strength_benchmark(games: int, simulations: int) -> dict:
+    import meeplezoo.envs.hansa_v0 as hansa_v0
+    from meeplezoo.agents.hansa_greedy import HansaGreedyAgent
+    from meeplezoo.agents.mcts import MCTSAgent
+    from meeplezoo.agents.random_agent import RandomAgent
+
+    from .ratings import wilson
+
+    results = {}
+    for name, opponent in (("greedy", HansaGreedyAgent), ("random", RandomAgent)):
+        points = 0.0
+        for game in range(games):
+            env = hansa_v0.env(num_players=2)
+            env.reset(seed=10_000 + game)
+            seat = game % 2
+            agents = [opponent(seed=game), opponent(seed=game)]
+            agents[seat] = MCTSAgent(simulations=simulations, rollout="heuristic", seed=game)
+            while not env._game_over:
+                env.step(agents[env.agent_name_mapping[env.agent_selection]].act(env))
+            points += {1.0: 1.0, 0.0: 0.5}.get(env.rewards[f"player_{seat}"], 0.0)
+        low, high = wilson(points, games)
+        results[f"mcts:{simulations} vs {name}"] = {"games": games, "points": points,
+                                                    "win_rate": points / games,
+                                                    "wilson95": [low, high]}
+        say(f"  (c) mcts:{simulations} vs {name}: {points}/{games} [{low:.2f}, {high:.2f}]")
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="short measurement (tests)")
     parser.add_argument("--out", type=Path, default=RESULTS_DIR / "speed_hansa.json")
+    parser.add_argument("--strength", type=int, default=0, metavar="GAMES",
+                        help="also play GAMES games of MCTS vs greedy and vs random")
+    parser.add_argument("--simulations", type=int, default=1000)
     args = parser.parse_args(argv)
     rounds, budget, repeats = (3, 0.2, 1) if args.quick else (15, 0.25, 3)
     report = {"game": "hansa_v0", "when": datetime.now(timezone.utc).isoformat(),
@@ -104,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
                          + (" --quick" if args.quick else ""),
               "aec": aec_benchmark(rounds, budget),
               "playouts": playouts_benchmark(repeats, 0.5 if args.quick else 1.0)}
+    if args.strength:
+        report["strength"] = strength_benchmark(args.strength, args.simulations)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1))
     aec = report["aec"]
@@ -116,6 +152,10 @@ def main(argv: list[str] | None = None) -> int:
     for players, row in report["playouts"].items():
         print(f"  {players} players: {row['games_per_s']:,.0f} games/s, "
               f"{row['decisions_per_game']:.0f} decisions a game")
+    for name, row in report.get("strength", {}).items():
+        low, high = row["wilson95"]
+        print(f"{name}: {row['points']}/{row['games']} ({row['win_rate']:.0%}, "
+              f"Wilson 95% [{low:.2f}, {high:.2f}])")
     return 0
 
 
