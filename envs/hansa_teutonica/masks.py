@@ -363,7 +363,7 @@ def compensation_source(state, victim):
 @njit
 def placed_in_compensation(state, space):
     """Pieces placed during this compensation are not "already on other routes" (A-29)."""
-    return (state[G_COMP_PLACED + space // 63] >> (space % 63)) & 1 == 1
+    return (state[G_COMP_PLACED + space // 62] >> (space % 62)) & 1 == 1
 
 
 @njit

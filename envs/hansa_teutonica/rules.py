@@ -394,7 +394,7 @@ def compensate(state, action):
             state[vb + (P_GENERAL if source == 0 else P_PERSONAL) + t] -= 1
             state[G_DISP_EXTRAS] -= 1
         put(state, s, victim, t)
-        state[G_COMP_PLACED + s // 63] |= 1 << (s % 63)
+        state[G_COMP_PLACED + s // 62] |= 1 << (s % 62)
     settle_compensation(state)
 
 

@@ -61,3 +61,31 @@ def test_heuristic_games_with_random_moves_end_by_the_rules(players, options):
     assert code == 0, ERRORS[code]
     assert truncated.mean() <= 0.03                 # the rest ended by T1, T2 or T3
     assert np.median(lengths) < 1_000
+
+
+@pytest.mark.parametrize("players, options", CONFIGS, ids=IDS)
+def test_full_validation_and_json_round_trip_every_step(players, options):
+    """A few games in Python: ``validate_state`` (phase/seat agreement, HT-4.5, markers,
+    offices filling left to right) and a JSON round trip after every step."""
+    from meeplezoo.envs.core.contract import H_TO_MOVE, TERMINAL
+    from meeplezoo.envs.core.state_io import state_from_json, state_to_json
+    from meeplezoo.envs.hansa_teutonica import SPEC
+    from meeplezoo.envs.hansa_teutonica.chance import env_reset, env_step
+    from meeplezoo.envs.hansa_teutonica.policy import rollout_policy
+    from meeplezoo.envs.hansa_teutonica.validate import validate_state
+
+    state, mask, _, _ = buffers(1)
+    policy = np.random.default_rng(players)
+    for game in range(2):
+        rng = new_rng(100 * players + game)
+        env_reset(state, players, make_config(max_decisions=400, **options), game % players,
+                  rng, mask)
+        while state[H_TO_MOVE] != TERMINAL:
+            if policy.random() < 0.3:
+                action = int(policy.choice(np.flatnonzero(mask)))
+            else:
+                action = int(rollout_policy(state, mask.copy(), rng))
+            env_step(state, action, rng, mask)
+            validate_state(state)
+            loaded, loaded_rng = state_from_json(SPEC, state_to_json(SPEC, state, rng))
+            assert np.array_equal(loaded, state) and np.array_equal(loaded_rng, rng)
