@@ -26,8 +26,8 @@ DERIVED, UNVERIFIED, spec §12.6), ``regions``, ``remove3_opponents_only``, ``ti
 
 Engine choices: a turn ends by itself when END_TURN is its only legal move; the REWARD
 phase is skipped when "none" is the only option; a game reaching ``max_decisions``
-(HT-9.5) ends there with ``state["truncated"] = 1`` (the core env reports it as a normal
-end, so ``terminations`` are set).  Version history: v0, first release.
+(HT-9.5) is truncated there (``truncations`` set, ``infos[agent]["truncated"]``, the
+kernels' TERMINAL with the state's ``truncated`` flag).  Version history: v0, first release.
 """
 
 from __future__ import annotations
@@ -86,6 +86,16 @@ class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
                 f"got num_players={num_players!r}"
             )
         super().__init__(num_players=num_players, **kwargs)
+
+    def _finish(self):
+        """HT-9.5: a game cut off at ``max_decisions`` is a PettingZoo truncation, not a
+        termination; rewards are those of the scores at the cut (``infos`` say so)."""
+        super()._finish()
+        if self.state[D.G_TRUNCATED]:
+            for agent in self.possible_agents:
+                self.terminations[agent] = False
+                self.truncations[agent] = True
+                self.infos[agent]["truncated"] = True
 
 
 env = make_env_factory(raw_env)

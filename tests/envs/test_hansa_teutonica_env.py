@@ -191,3 +191,11 @@ def test_rgb_and_ansi_render():
     text.reset(seed=2)
     out = text.render()
     assert "Hamburg" in out and "completed cities" in out and "routes:" in out
+
+
+def test_a_game_cut_off_at_max_decisions_is_a_truncation():
+    env = hansa_teutonica_v0.env(num_players=2, max_decisions=100)
+    play_random(env, seed=1, max_steps=500)
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    assert all(info.get("truncated") for info in env.infos.values()) or not env.agents
+    assert int(env.state[env.spec.state_fields["ply"][0]]) == 100
