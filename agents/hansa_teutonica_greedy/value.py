@@ -1,0 +1,60 @@
+"""A compiled leaf evaluation for Hansa Teutonica MCTS (``mcts:N,leaf=heuristic``).
+
+``heuristic_value(state, out)`` writes one zero-sum value per seat in [-1, 1]: each seat's
+score as if the game ended now (§10, categories A-F) plus a small credit for progress on
+routes, as a margin over the best opponent squashed by ``tanh(margin / SCALE)`` and
+centred; at the end of the game the exact win/loss values.  Uniform random rollouts almost
+never finish a game of Hansa Teutonica (spec HT-9.5), so a leaf value (or the heuristic
+rollout policy) is what makes search useful here.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from meeplezoo.envs.core.contract import H_NUM_PLAYERS, H_TO_MOVE, TERMINAL
+from meeplezoo.envs.core.jit import njit
+from meeplezoo.envs.core.rewards import final_rewards
+from meeplezoo.envs.hansa_teutonica.board import scores, tiebreaks
+from meeplezoo.envs.hansa_teutonica.data import G_SIDE, G_SPACE_OWNER, ROUTE_LEN, ROUTE_START
+
+SCALE = 12.0          # prestige points of margin that count as a clear lead
+ROUTE_CREDIT = 0.6    # points per piece on a route the seat holds alone
+
+
+@njit
+def heuristic_value(state, out):
+    players = state[H_NUM_PLAYERS]
+    totals = np.zeros(players, dtype=np.int64)
+    scores(state, totals)
+    if state[H_TO_MOVE] == TERMINAL:
+        ties = np.zeros(players, dtype=np.int64)
+        tiebreaks(state, ties)
+        final_rewards(totals, ties, players, 0, 1.0, out)
+        return
+    value = totals.astype(np.float64)
+    routes = 32 if state[G_SIDE] == 0 else 34
+    for r in range(routes):
+        owner = -2
+        for s in range(ROUTE_START[r], ROUTE_START[r] + ROUTE_LEN[r]):
+            o = state[G_SPACE_OWNER + s]
+            if o >= 0:
+                owner = o if owner == -2 or owner == o else -1
+        if owner >= 0:
+            count = 0
+            for s in range(ROUTE_START[r], ROUTE_START[r] + ROUTE_LEN[r]):
+                count += state[G_SPACE_OWNER + s] == owner
+            value[owner] += ROUTE_CREDIT * count * count / ROUTE_LEN[r]
+    mean = 0.0
+    for seat in range(players):
+        best_other = -1e9
+        for other in range(players):
+            if other != seat and value[other] > best_other:
+                best_other = value[other]
+        out[seat] = math.tanh((value[seat] - best_other) / SCALE)
+        mean += out[seat]
+    mean /= players
+    for seat in range(players):
+        out[seat] -= mean
