@@ -17,6 +17,7 @@ from .data import (
     A_CAP_GOODS,
     A_CAPTOR,
     A_CLAIM,
+    A_CLAIM_BLOCKED,
     A_CONTINUE,
     A_FORT,
     A_FREE_USED,
@@ -28,6 +29,7 @@ from .data import (
     A_LAND,
     A_LAND_PORT,
     A_LOAD,
+    A_LOAD_STEPS,
     A_MOVE,
     A_MOVED,
     A_OCC,
@@ -142,6 +144,7 @@ def apply_load(state, action):
     if action == A_PASS:
         enter_move(state)
         return
+    state[A_LOAD_STEPS] += 1
     if action == A_PORT_TO_ACTIVE:
         state[S_P_SAIL + p] -= 1
         state[S_G_SAIL + g] += 1
@@ -236,7 +239,9 @@ def unblocked(state):
 def apply_block(state, action):
     if action == A_BLOCK:
         if state[A_OCC] == OCC_SELL:
-            state[A_SALE_BLOCKED] = 1                     # SE-6.5.6 / A-10
+            state[A_SALE_BLOCKED] = 1 + state[A_BATTLES]  # SE-6.5.6 / A-10
+        elif state[A_OCC] == OCC_CLAIM:
+            state[A_CLAIM_BLOCKED] = 1 + state[A_BATTLES]  # SE-6.7.2: fight, then retry
         enter_step3(state)                                # a move block stops there (6.3.2)
         return
     state[A_ASKED] |= 1 << state[H_TO_MOVE]               # ask the next one

@@ -34,6 +34,9 @@ BASILICA_POINTS = 5                  # SE-9.1
 WINE_INCOME = 3                      # SE-8.3
 FORT_DICE = 2                        # SE-6.7.4
 NO_V0 = -99                          # attacker value not fixed yet (SE-6.6.2)
+# Engine guard (not a rule): after this many Load micro-actions in one activation only
+# 'end load' remains, so free sailor shuffles cannot stall a game forever.
+MAX_LOAD_STEPS = 40
 
 # Doge cards (SE-8.1): kinds and their count in the full deck.
 CARD_WINE, CARD_ONE, CARD_TWO, CARD_SHUFFLE = range(4)
@@ -189,7 +192,9 @@ A_MOVED = _alloc(1)
 A_FREE_USED = _alloc(1)
 A_V0 = _alloc(1)
 A_OPT = _alloc(1)
-A_SALE_BLOCKED = _alloc(1)
+A_SALE_BLOCKED = _alloc(1)   # 0, or 1 + battles finished when a sale was blocked
+A_CLAIM_BLOCKED = _alloc(1)  # 0, or 1 + battles finished when a claim was blocked
+A_LOAD_STEPS = _alloc(1)     # Load micro-actions taken this activation
 A_BATTLES = _alloc(1)        # battles finished this activation
 A_TARGET = _alloc(1)         # galley attacked, or -1
 A_TARGET_PORT = _alloc(1)    # port attacked, or -1
@@ -222,7 +227,8 @@ for _name in ("G_FIRST", "G_TURN_OWNER", "G_ROUND", "G_WHEEL", "G_TRACK", "G_SCO
               "G_LAST_CARD", "G_SETUP_STEP", "G_CLOSE_STEP", "G_BOUGHT_ROUND",
               "G_SPECIAL_INDEX", "G_CHANCE_KIND", "G_ATT_DICE", "G_DEF_DICE", "G_LAST_ROLL",
               "A_GAL", "A_OWNER", "A_START_ZONE", "A_MOVED", "A_FREE_USED", "A_V0", "A_OPT",
-              "A_SALE_BLOCKED", "A_BATTLES", "A_TARGET", "A_TARGET_PORT", "A_OCC", "A_ASKED",
+              "A_SALE_BLOCKED", "A_CLAIM_BLOCKED", "A_LOAD_STEPS", "A_BATTLES", "A_TARGET",
+              "A_TARGET_PORT", "A_OCC", "A_ASKED",
               "A_BLOCKER", "A_PENDING", "A_CAPTOR", "A_AFTER_CAPTURE", "A_LAND_MIN",
               "A_LAND_PORT", "A_BOUGHT", "A_UNMANNED", "A_RETURN_PHASE"):
     STATE_FIELDS[_name.lower()] = (globals()[_name], 1)

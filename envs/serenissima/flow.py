@@ -16,10 +16,12 @@ from .data import (
     A_BOUGHT,
     A_CAP_GOODS,
     A_CAPTOR,
+    A_CLAIM_BLOCKED,
     A_FREE_USED,
     A_GAL,
     A_LAND_MIN,
     A_LAND_PORT,
+    A_LOAD_STEPS,
     A_MOVED,
     A_OCC,
     A_OPT,
@@ -111,6 +113,8 @@ def start_activation(state, g):
     state[A_V0] = NO_V0
     state[A_OPT] = OPT_NONE
     state[A_SALE_BLOCKED] = 0
+    state[A_CLAIM_BLOCKED] = 0
+    state[A_LOAD_STEPS] = 0
     state[A_BATTLES] = 0
     state[A_TARGET] = -1
     state[A_TARGET_PORT] = -1

@@ -25,6 +25,7 @@ from .data import (
     A_CAP_GOODS,
     A_CAPTOR,
     A_CLAIM,
+    A_CLAIM_BLOCKED,
     A_CONTINUE,
     A_FORT,
     A_FREE_USED,
@@ -38,6 +39,7 @@ from .data import (
     A_LAND_MIN,
     A_LAND_PORT,
     A_LOAD,
+    A_LOAD_STEPS,
     A_MOVE,
     A_MOVED,
     A_OPT,
@@ -68,6 +70,7 @@ from .data import (
     MARBLE,
     MAX_BASILICAS,
     MAX_FORTS,
+    MAX_LOAD_STEPS,
     MAX_OWNED_GALLEYS,
     NEUTRAL,
     NUM_GALLEYS,
@@ -196,6 +199,8 @@ def load_price(state, p, seat):
 @njit
 def load_mask(state, mask):
     mask[A_PASS] = 1
+    if state[A_LOAD_STEPS] >= MAX_LOAD_STEPS:             # engine guard (data.py)
+        return
     g = state[A_GAL]
     seat = state[S_G_OWNER + g]
     zone = state[S_G_ZONE + g]
@@ -254,8 +259,9 @@ def can_sell(state, t):
     if opt == OPT_SELL:
         return True
     if state[A_SALE_BLOCKED]:
-        # a blocked sale stays impossible, unless the flag lets a fight re-open it.
-        return state[K_SELL_AFTER_BREAK] == 1 and state[A_BATTLES] > 0
+        # a blocked sale stays impossible, unless the flag lets a battle won or
+        # lost after the block re-open it.
+        return state[K_SELL_AFTER_BREAK] == 1 and state[A_BATTLES] >= state[A_SALE_BLOCKED]
     return opt != OPT_COMBAT                               # EX-38
 
 
@@ -278,8 +284,9 @@ def step3_mask(state, mask):
     if p < 0:
         return
     owner = state[S_P_OWNER + p]
-    if owner == NEUTRAL:                                  # SE-6.7.1
-        mask[A_CLAIM] = 1
+    if owner == NEUTRAL and (state[A_CLAIM_BLOCKED] == 0
+                             or state[A_BATTLES] >= state[A_CLAIM_BLOCKED]):
+        mask[A_CLAIM] = 1                                 # SE-6.7.1/2: retry after a fight
     elif owner >= 0 and owner != seat and not seat_has_galley_in(state, owner, zone) \
             and ports_owned(state, owner) >= 2:           # SE-6.7.4, SE-6.7.7 / A-26
         mask[A_ATTACK_PORT] = 1

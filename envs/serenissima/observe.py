@@ -22,6 +22,7 @@ from .data import (
     A_ASKED,
     A_BATTLES,
     A_CAP_GOODS,
+    A_CLAIM_BLOCKED,
     A_FREE_USED,
     A_GAL,
     A_LAND_MIN,
@@ -180,7 +181,7 @@ def observe_global(state, seat, out, i):
             out[i + 2] = 1.0
         out[i + 3] = state[A_FREE_USED]
         out[i + 4 + state[A_OPT]] = 1.0
-        out[i + 7] = state[A_SALE_BLOCKED]
+        out[i + 7] = min(1, state[A_SALE_BLOCKED]) + 0.5 * min(1, state[A_CLAIM_BLOCKED])
         out[i + 8] = state[A_BATTLES] / 3.0
         out[i + 9] = state[G_ATT_DICE] / 5.0
         out[i + 10] = state[G_DEF_DICE] / 5.0

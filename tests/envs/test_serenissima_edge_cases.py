@@ -512,3 +512,29 @@ def test_a09_flag_reopens_the_sale_after_breaking_the_block():
         play(state, D.A_CONTINUE)
         roll(state, 6 * 2)
         assert (sell("wood") in legal(state)) == flag
+
+
+def test_a17_blocked_claim_is_retried_only_after_a_fight():
+    state = empty_game(4)
+    galley(state, 4, BLUE, "Z1", 3)
+    galley(state, 7, RED, "Z2", 2)
+    galley(state, 8, RED, "Z2", 2)
+    activate(state, 4)
+    play(state, D.A_ACTION, D.A_PASS, move("Z2"), D.A_PASS, D.A_PASS, D.A_CLAIM, D.A_BLOCK)
+    assert D.A_CLAIM not in legal(state)                  # no endless claim/block loop
+    play(state, galley_action(7))
+    roll(state, 6 * 2)                                    # galley 7 sinks: 2 Red sailors left
+    assert D.A_CLAIM in legal(state)
+    play(state, D.A_CLAIM)
+    assert phase(state) == "land"                         # 2 is not > 3, no block
+
+
+def test_engine_guard_ends_endless_load_shuffles():
+    state = empty_game(4)
+    own(state, BLUE, "Valencia", 3)
+    galley(state, 4, BLUE, "Z1", 2)
+    activate(state, 4)
+    play(state, D.A_ACTION)
+    for _ in range(D.MAX_LOAD_STEPS // 2):
+        play(state, D.A_PORT_TO_ACTIVE, D.A_ACTIVE_TO_PORT)
+    assert phase(state) == "move"                         # only 'end load' left: skipped

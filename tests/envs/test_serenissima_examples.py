@@ -8,11 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from meeplezoo.envs.core.contract import CHANCE, H_TO_MOVE, TERMINAL
-from meeplezoo.envs.serenissima import chance, flow, rules
-from meeplezoo.envs.serenissima import data as D
-from meeplezoo.envs.serenissima.board import sink
 from serenissima_setup import (
     BLACK,
     BLUE,
@@ -37,6 +32,11 @@ from serenissima_setup import (
     set_ducats,
     stock,
 )
+
+from meeplezoo.envs.core.contract import CHANCE, H_TO_MOVE, TERMINAL
+from meeplezoo.envs.serenissima import chance, flow, rules
+from meeplezoo.envs.serenissima import data as D
+from meeplezoo.envs.serenissima.board import sink
 
 ALGIERS, VALENCIA = PORT["Algiers"], PORT["Valencia"]
 

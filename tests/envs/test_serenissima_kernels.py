@@ -88,7 +88,8 @@ def ref_step3(state) -> set[int]:
     out |= {D.A_GALLEY + h for h in galleys_in(state, zone) if state[D.S_G_OWNER + h] != seat}
     if port >= 0:
         owner = int(state[D.S_P_OWNER + port])
-        if owner == D.NEUTRAL:
+        claim_blocked = int(state[D.A_CLAIM_BLOCKED])
+        if owner == D.NEUTRAL and (not claim_blocked or state[D.A_BATTLES] >= claim_blocked):
             out.add(D.A_CLAIM)
         elif owner >= 0 and owner != seat and not any(
                 state[D.S_G_OWNER + h] == owner for h in galleys_in(state, zone)) and sum(
