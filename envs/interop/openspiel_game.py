@@ -28,7 +28,16 @@ import numpy as np
 import pyspiel
 
 from .. import names, spec
-from ..core.contract import CHANCE, H_PLY, H_TO_MOVE, MASK_DTYPE, OBS_DTYPE, STATE_DTYPE, TERMINAL
+from ..core.contract import (
+    CHANCE,
+    H_NUM_PLAYERS,
+    H_PLY,
+    H_TO_MOVE,
+    MASK_DTYPE,
+    OBS_DTYPE,
+    STATE_DTYPE,
+    TERMINAL,
+)
 from ..core.rewards import final_rewards
 
 PREFIX = "meeplezoo_"
@@ -108,6 +117,19 @@ class MeepleZooGame(pyspiel.Game):
 
     def new_initial_state(self) -> MeepleZooState:
         return MeepleZooState(self)
+
+    def state_from_array(self, array: np.ndarray) -> MeepleZooState:
+        """A pyspiel state holding a copy of a kernel state (e.g. an AEC env's ``state``).
+
+        Its OpenSpiel history starts there (pyspiel clones Python states by copying their
+        attributes, so search from it is exact)."""
+        array = np.asarray(array)
+        if array.shape != (self.game_spec.state_size,) or int(array[H_NUM_PLAYERS]) != \
+                self.num_seats:
+            raise ValueError(f"not a {self.num_seats}-player {self.game_name} state")
+        state = MeepleZooState(self)
+        state.array[:] = array
+        return state
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
