@@ -1,8 +1,10 @@
-"""The ``meeplezoo`` command line: ``demo``, ``games``, ``arena``, ``bench``.
+"""The ``meeplezoo`` command line: ``demo``, ``games``, ``play``, ``replay``, ``arena``, ``bench``.
 
 ``meeplezoo demo`` trains a Saint Malo bot by self-play for a few minutes and rates it
 against random and greedy (``--bots``: bots play a few games instead);
-``meeplezoo arena saint_malo --agents random greedy mcts:200 --games 50`` rates agents.
+``meeplezoo arena saint_malo --agents random greedy mcts:200 --games 50`` rates agents;
+``meeplezoo play saint_malo --seats human mcts:2000`` plays against bots in the terminal
+and ``meeplezoo replay game.json`` watches a recorded game.
 """
 
 from __future__ import annotations
@@ -81,6 +83,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=demo)
     p = commands.add_parser("games", help="list the games")
     p.set_defaults(handler=lambda args: print("\n".join(names())) or 0)
+    from . import replay, terminal  # light: no torch until a ppo seat asks for it
+
+    p = commands.add_parser("play", help="play against bots in the terminal")
+    terminal.add_arguments(p)
+    p.set_defaults(handler=terminal.play_command)
+    p = commands.add_parser("replay", help="step through a recorded game, or film it")
+    replay.add_arguments(p)
+    p.set_defaults(handler=replay.replay_command)
     from meeplezoo.benchmarks import arena as arena_command  # light: stdlib + numpy at import
 
     p = commands.add_parser("arena", help="round-robin matches and strength ratings")
@@ -100,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.handler(args)
-    except ValueError as err:
+    except (ValueError, FileNotFoundError) as err:    # bad input, e.g. a missing checkpoint
         print(f"meeplezoo: error: {err}", file=sys.stderr)
         return 2
 
