@@ -55,3 +55,18 @@ def test_compiled_random_playouts_finish_games():
     state = np.zeros(D.STATE_SIZE, dtype=np.int64)
     decisions = random_playouts(20, 4, make_config(), new_rng(1), state)
     assert 20 * 89 <= decisions <= 20 * 2 * 89 and int(state[D.G_PILE_LEFT]) == 0
+
+
+def test_heuristic_leaf_value_is_zero_sum_and_exact_at_the_end():
+    from meeplezoo.envs.carcassonne.policy import heuristic_value
+
+    env = carcassonne_v0.env(num_players=3)
+    env.reset(seed=4)
+    out = np.zeros(3)
+    rng = np.random.default_rng(0)
+    while not all(env.terminations.values()):
+        heuristic_value(env.state, out)
+        assert abs(out.sum()) < 1e-9 and (np.abs(out) <= 1).all()
+        env.step(int(rng.choice(env.legal_actions())))
+    heuristic_value(env.state, out)
+    assert out.tolist() == [env.rewards[a] for a in env.possible_agents]
