@@ -107,11 +107,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["train"]:
+        # tyro parses train's options itself; argparse's REMAINDER would reject a leading
+        # option (``train --game x``, ``train --help``) before tyro saw it.
+        args = argparse.Namespace(handler=train, rest=argv[1:])
+    else:
+        args = build_parser().parse_args(argv)
     try:
         return args.handler(args)
     except (ValueError, FileNotFoundError) as err:    # bad input, e.g. a missing checkpoint
-        print(f"meeplezoo: error: {err}", file=sys.stderr)
+        # One line, even when a library's message (torch.load's) runs over several.
+        first = (str(err).strip().splitlines() or [type(err).__name__])[0]
+        print(f"meeplezoo: error: {first}", file=sys.stderr)
         return 2
 
 

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from meeplezoo.agents.registry import agent_names, make_agent
 from meeplezoo.benchmarks.arena import resolve_game
 from meeplezoo.envs import make
+from meeplezoo.envs import spec as game_spec
 from meeplezoo.envs.core.notation import legal_move_names, normalise
 from meeplezoo.envs.core.state_io import state_from_json
 
@@ -77,12 +78,12 @@ class TerminalGame:
 
     def __init__(self, game: str, seats: Sequence[str], seed: int | None = None,
                  hint_sims: int = 1000, options: dict | None = None,
-                 input_fn: Callable[[str], str] = input, out=None):
+                 input_fn: Callable[[str], str] | None = None, out=None):
         if not seats:
             raise ValueError("give one seat per player, e.g. --seats human mcts:2000")
         if hint_sims < 1:
             raise ValueError("--hint-sims must be at least 1")
-        self.input, self.out = input_fn, out or sys.stdout
+        self.input, self.out = input_fn or input, out or sys.stdout
         self.hint_sims = int(hint_sims)
         self._hint_agent = None
         seed = random.SystemRandom().randrange(2**31) if seed is None else int(seed)
@@ -94,6 +95,10 @@ class TerminalGame:
 
     def _start(self, game, options, seats, seed, actions, expected_state=None):
         """Build the whole game aside, then swap it in: a failure changes nothing."""
+        rules = game_spec(game)
+        if not rules.min_players <= len(seats) <= rules.max_players:
+            raise ValueError(f"{len(seats)} seat(s) given; {game} is for "
+                             f"{rules.min_players}-{rules.max_players} players")
         try:
             env = make(game, raw=True, num_players=len(seats), **options)
         except TypeError as err:                      # an unknown rule option
@@ -338,7 +343,7 @@ def read_saved_game(path) -> dict:
     return fields
 
 
-def play_command(args, input_fn: Callable[[str], str] = input, out=None) -> int:
+def play_command(args, input_fn: Callable[[str], str] | None = None, out=None) -> int:
     """``meeplezoo play``: set up (every bad input is a ValueError), play, write the replay."""
     kwargs = {"hint_sims": args.hint_sims, "input_fn": input_fn, "out": out}
     if args.load:
