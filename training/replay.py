@@ -167,8 +167,8 @@ def simulate(record: dict, path="replay"):
     states, moves = [env.state.copy()], []
     for index, action in enumerate(record["actions"]):
         if all(env.terminations.values()):
-            raise ValueError(f"{path}: the game ends after {index} moves, but the file lists "
-                             f"{len(record['actions'])}")
+            raise ValueError(f"{path}: the re-simulated game ends after {index} moves, but the "
+                             f"file lists {len(record['actions'])}")
         if action >= env.spec.num_actions or not env.action_mask()[action]:
             raise ValueError(f"{path}: move {index + 1} (action {action}) is illegal in the "
                              f"re-simulated game; the file does not match this version of "
@@ -183,8 +183,8 @@ def simulate(record: dict, path="replay"):
 def check_result(record: dict, env, path="replay") -> None:
     """The re-simulated game must end where the file says (same final scores)."""
     if not all(env.terminations.values()):
-        raise ValueError(f"{path}: the game is not over after its {len(record['actions'])} "
-                         f"moves")
+        raise ValueError(f"{path}: the re-simulated game is not over after its "
+                         f"{len(record['actions'])} moves")
     scores = [int(s) for s in env.scores()]
     if scores != [int(s) for s in record["scores"]]:
         raise ValueError(f"{path}: re-simulating gives final scores {scores}, the file says "
@@ -255,14 +255,18 @@ def frames_of(spec, states: Sequence[np.ndarray]) -> list[np.ndarray]:
     return frames
 
 
+def check_video_args(path: Path, fps: float) -> None:
+    if fps <= 0:
+        raise ValueError("--fps must be positive")
+    if path.suffix.lower() not in (".gif", ".mp4"):
+        raise ValueError(f"cannot write {path.name}: use a .gif or .mp4 file name")
+
+
 def write_video(frames: Sequence[np.ndarray], path: str | Path, fps: float) -> Path:
     """An animated GIF (Pillow) or an MP4 (imageio with ffmpeg)."""
     path = Path(path)
-    if fps <= 0:
-        raise ValueError("--fps must be positive")
+    check_video_args(path, fps)
     suffix = path.suffix.lower()
-    if suffix not in (".gif", ".mp4"):
-        raise ValueError(f"cannot write {path.name}: use a .gif or .mp4 file name")
     path.parent.mkdir(parents=True, exist_ok=True)
     if suffix == ".gif":
         from PIL import Image
@@ -299,9 +303,11 @@ def parse_range(text: str | None, last: int) -> tuple[int, int]:
     return first, final
 
 
-def replay_command(args, input_fn: Callable[[str], str] = input, out=None) -> int:
+def replay_command(args, input_fn: Callable[[str], str] | None = None, out=None) -> int:
     """``meeplezoo replay FILE [--all] [--video out.gif] [--fps N] [--positions A:B]``."""
-    out = out or sys.stdout
+    out, input_fn = out or sys.stdout, input_fn or input
+    if args.video:                       # bad arguments fail before the re-simulation
+        check_video_args(Path(args.video), args.fps)
     record = read_replay(args.file)
     env, states, moves = simulate(record, args.file)
     check_result(record, env, args.file)
