@@ -29,7 +29,7 @@ from hansa_teutonica_setup import (
 )
 
 from meeplezoo.envs.core.contract import TERMINAL
-from meeplezoo.envs.hansa_teutonica import board, chance, rules
+from meeplezoo.envs.hansa_teutonica import actions, board, chance, rules
 from meeplezoo.envs.hansa_teutonica import data as D
 from meeplezoo.envs.hansa_teutonica.options import make_config
 from meeplezoo.envs.hansa_teutonica.validate import piece_totals, validate_state
@@ -294,7 +294,7 @@ def test_we16_east_west():
         state[D.G_ACTIVE] = seat
         for city in ("Arnheim", "Muenster", "Minden", "Brunswick", "Stendal"):
             add_extra(state, city, seat)
-        rules.check_east_west(state, seat)
+        actions.check_east_west(state, seat)
         assert score(state, seat) - before == award
 
 
