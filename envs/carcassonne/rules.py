@@ -57,7 +57,8 @@ START_CELL = CENTER * BOARD_WIDTH + CENTER
 
 @njit
 def init_state(state, num_players, config, start_seat):
-    """CA-2.3..2.5, CA-4.4: start tile at (0,0) r0, shuffled pile, supplies; a draw is due."""
+    """CA-2.3..2.5, CA-4.4: start tile at (0,0) r0, the pile as counts per type (each draw
+    picks uniformly among the tiles left, CA-6.5), supplies; a draw is due."""
     if num_players > MAX_PLAYERS_BASE and config[0] == 0:      # config[0]: expansion
         raise ValueError("six players need Inns & Cathedrals (CA-2.5)")
     state.fill(0)
