@@ -347,6 +347,9 @@ def play_command(args, input_fn: Callable[[str], str] | None = None, out=None) -
     """``meeplezoo play``: set up (every bad input is a ValueError), play, write the replay."""
     kwargs = {"hint_sims": args.hint_sims, "input_fn": input_fn, "out": out}
     if args.load:
+        if args.seats or args.seed is not None:
+            raise ValueError("--load takes the seats and the seed from the saved game; "
+                             "drop --seats/--seed")
         game = TerminalGame.from_file(args.load, **kwargs)
         if args.game and resolve_game(args.game) != game.game:
             raise ValueError(f"{args.load} is a {game.game} game, not {args.game}")
@@ -356,7 +359,11 @@ def play_command(args, input_fn: Callable[[str], str] | None = None, out=None) -
         if not args.seats:
             raise ValueError("give one --seats entry per player, e.g. --seats human mcts:2000")
         game = TerminalGame(args.game, args.seats, args.seed, **kwargs)
-    finished = game.run()
+    try:
+        finished = game.run()
+    except KeyboardInterrupt:                # Ctrl-C while a bot thinks: leave quietly
+        game.say(f"\ninterrupted after {len(game.actions)} moves")
+        return 130
     if finished and args.save_to:
         path = replay.write_replay(args.save_to, game.replay_record())
         game.say(f"replay written to {path} (watch it with: meeplezoo replay {path})")

@@ -101,7 +101,7 @@ def test_undo_command_and_nothing_to_undo():
     assert "undone: back to move 1" in out.getvalue() and game.actions == []
 
 
-def test_save_and_load_mid_game_round_trip(tmp_path):
+def test_save_and_load_mid_game_round_trip(tmp_path, monkeypatch, capsys):
     game, _ = new_game(limit=5)
     game.run()
     path = tmp_path / "saved.json"
@@ -117,6 +117,13 @@ def test_save_and_load_mid_game_round_trip(tmp_path):
     other, out = new_game(commands=[f"load {path}", "quit"], seed=11)
     other.run()
     assert "loaded" in out.getvalue() and other.actions == game.actions
+
+    def end_of_input(prompt):
+        raise EOFError
+
+    monkeypatch.setattr("builtins.input", end_of_input)
+    assert main(["play", "--load", str(path)]) == 0
+    assert f"left the game after {len(game.actions)} moves" in capsys.readouterr().out
 
 
 def test_a_corrupt_or_foreign_file_is_refused_and_changes_nothing(tmp_path):
@@ -211,3 +218,5 @@ def test_play_load_refuses_a_corrupt_saved_game(tmp_path, capsys):
     assert main(["play", "--load", str(path)]) == 2
     err = capsys.readouterr().err
     assert "corrupt meeplezoo saved game" in err and err.count("\n") == 1
+    assert main(["play", "--load", str(path), "--seats", "human", "random"]) == 2
+    assert "--load takes the seats" in capsys.readouterr().err
