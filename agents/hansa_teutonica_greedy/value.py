@@ -1,6 +1,8 @@
 """A compiled leaf evaluation for Hansa Teutonica MCTS (``mcts:N,leaf=heuristic``).
 
-``heuristic_value(state, out)`` writes one zero-sum value per seat in [-1, 1]: each seat's
+``heuristic_value(state, out)`` first plays the current turn out with the heuristic
+policy (a mid-turn position is what a static value misjudges most), then writes one
+zero-sum value per seat in [-1, 1]: each seat's
 score as if the game ended now (§10, categories A-F) plus a small credit for progress on
 routes, as a margin over the best opponent squashed by ``tanh(margin / SCALE)`` and
 centred; at the end of the game the exact win/loss values.  Uniform random rollouts almost
@@ -14,18 +16,48 @@ import math
 
 import numpy as np
 
-from meeplezoo.envs.core.contract import H_NUM_PLAYERS, H_TO_MOVE, TERMINAL
+from meeplezoo.envs.core.contract import H_NUM_PLAYERS, H_PHASE, H_PLY, H_TO_MOVE, TERMINAL
 from meeplezoo.envs.core.jit import njit
 from meeplezoo.envs.core.rewards import final_rewards
+from meeplezoo.envs.core.rng import seed_rng
 from meeplezoo.envs.hansa_teutonica.board import scores, tiebreaks
-from meeplezoo.envs.hansa_teutonica.data import G_SIDE, G_SPACE_OWNER, ROUTE_LEN, ROUTE_START
+from meeplezoo.envs.hansa_teutonica.data import (
+    G_ACTIVE,
+    G_SIDE,
+    G_SPACE_OWNER,
+    NUM_ACTIONS,
+    PH_MARKER_PLACE,
+    ROUTE_LEN,
+    ROUTE_START,
+)
+from meeplezoo.envs.hansa_teutonica.masks import legal_mask
+from meeplezoo.envs.hansa_teutonica.policy import rollout_policy
+from meeplezoo.envs.hansa_teutonica.rules import apply_action
 
 SCALE = 12.0          # prestige points of margin that count as a clear lead
 ROUTE_CREDIT = 0.6    # points per piece on a route the seat holds alone
 
 
 @njit
+def finish_turn(state):
+    """A copy of ``state`` with the current turn played out by the heuristic policy (the
+    off-turn compensation included), up to the end-of-turn marker draw."""
+    out = state.copy()
+    active = out[G_ACTIVE]
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    rng = np.ones(2, dtype=np.uint64)
+    seed_rng(rng, out[H_PLY])
+    for _ in range(200):
+        if out[H_TO_MOVE] < 0 or out[G_ACTIVE] != active or out[H_PHASE] == PH_MARKER_PLACE:
+            break
+        legal_mask(out, mask)
+        apply_action(out, rollout_policy(out, mask, rng))
+    return out
+
+
+@njit
 def heuristic_value(state, out):
+    state = finish_turn(state)
     players = state[H_NUM_PLAYERS]
     totals = np.zeros(players, dtype=np.int64)
     scores(state, totals)

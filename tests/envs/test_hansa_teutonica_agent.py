@@ -43,3 +43,20 @@ def test_greedy_games_end_by_the_rules_for_every_player_count():
         play(env, agents, seed=players, rng=np.random.default_rng(0))
         assert all(env.terminations.values()) and env.state[env.spec.state_fields[
             "truncated"][0]] == 0
+
+
+def test_leaf_value_is_zero_sum_and_bounded():
+    from meeplezoo.agents.hansa_teutonica_greedy.value import heuristic_value
+
+    env = hansa_teutonica_v0.env(num_players=4)
+    agents = [HansaTeutonicaGreedyAgent(seed=s) for s in range(4)]
+    env.reset(seed=9)
+    out = np.zeros(4)
+    for _ in range(150):
+        if all(env.terminations.values()):
+            break
+        before = env.state.copy()
+        heuristic_value(env.state, out)
+        assert np.array_equal(env.state, before)            # evaluates a copy
+        assert abs(out.sum()) < 1e-9 and (np.abs(out) <= 1.0).all()
+        env.step(agents[env.agent_name_mapping[env.agent_selection]].act(env))
