@@ -17,6 +17,9 @@ import numpy as np
 import torch
 from torch import nn
 from torch.distributions import Categorical
+from torch.nn import functional as F
+
+from .sparse import nonzero_rows
 
 
 def layer_init(layer: nn.Linear, std: float = float(np.sqrt(2)), bias: float = 0.0) -> nn.Linear:
@@ -36,6 +39,39 @@ def masked_distribution(logits: torch.Tensor, mask: torch.Tensor) -> Categorical
     return Categorical(logits=masked_logits(logits, mask))
 
 
+class SparseInputLinear(nn.Linear):
+    """``nn.Linear`` that, when no gradient is needed, multiplies only the nonzero inputs.
+
+    Board observations are mostly zeros (about 1% nonzero for Saint Malo), so inference
+    gathers the weight rows of the nonzero inputs (``embedding_bag`` with the input values
+    as weights) instead of a dense matmul: the same function, several times faster at
+    batch 1024.  Training (gradients on) uses the dense product; parameters and
+    checkpoints are those of ``nn.Linear``.
+    """
+
+    DENSE_ABOVE = 0.2          # fraction of nonzeros above which the dense product wins
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if x.dim() != 2 or x.device.type != "cpu" or x.dtype != torch.float32 or (
+                torch.is_grad_enabled() and self.weight.requires_grad):
+            return super().forward(x)
+        cols, values, offsets = nonzero_rows(np.ascontiguousarray(x.numpy()))
+        if cols.size > self.DENSE_ABOVE * x.numel():
+            return super().forward(x)
+        out = F.embedding_bag(torch.from_numpy(cols), self._input_rows(),
+                              torch.from_numpy(offsets), mode="sum",
+                              per_sample_weights=torch.from_numpy(values))
+        return out + self.bias
+
+    def _input_rows(self) -> torch.Tensor:
+        """The weight transposed (one row per input), cached until the weight changes."""
+        key = (self.weight._version, self.weight.data_ptr(), self.weight.device)
+        if getattr(self, "_rows_key", None) != key:
+            self._rows = self.weight.detach().t().contiguous()
+            self._rows_key = key
+        return self._rows
+
+
 class MLPPolicy(nn.Module):
     """A shared MLP trunk (tanh), a policy head (one logit per action) and a value head."""
 
@@ -44,8 +80,9 @@ class MLPPolicy(nn.Module):
         self.obs_size, self.num_actions, self.hidden = obs_size, num_actions, list(hidden)
         layers: list[nn.Module] = []
         width = obs_size
-        for size in hidden:
-            layers += [layer_init(nn.Linear(width, size)), nn.Tanh()]
+        for index, size in enumerate(hidden):
+            linear = SparseInputLinear if index == 0 else nn.Linear
+            layers += [layer_init(linear(width, size)), nn.Tanh()]
             width = size
         self.trunk = nn.Sequential(*layers)
         self.policy = layer_init(nn.Linear(width, num_actions), std=0.01)
