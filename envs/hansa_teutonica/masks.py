@@ -293,10 +293,7 @@ def legal_mask(state, mask):
         for g in range(NUM_REGIONS):
             mask[A_PAWN + g] = free_pawn_move_ok(state, g)
         mask[A_PAWN_SKIP] = 1
-    count = 0
-    for a in range(mask.shape[0]):
-        count += mask[a]
-    return count
+    return np.count_nonzero(mask)
 
 
 @njit
