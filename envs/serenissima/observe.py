@@ -126,8 +126,13 @@ def observe(state, seat, out):
             out[i + 23 + MAX_ZONES] = 1.0
         i += OBS_PORT
     for z in range(state[K_NUM_ZONES]):
-        for y in range(MAX_ZONES):
-            out[i + MAX_ZONES * z + y] = (state[K_ADJ + z] >> y) & 1
+        row = state[K_ADJ + z]
+        y = 0
+        while row:                                        # only the set bits
+            if row & 1:
+                out[i + MAX_ZONES * z + y] = 1.0
+            row >>= 1
+            y += 1
     i += MAX_ZONES * MAX_ZONES
     for rel in range(MAX_PLAYERS):
         if rel < n:
