@@ -200,3 +200,39 @@ def test_a_game_cut_off_at_max_decisions_is_a_truncation():
     assert all(env.truncations.values()) and not any(env.terminations.values())
     assert all(info.get("truncated") for info in env.infos.values()) or not env.agents
     assert int(env.state[env.spec.state_fields["ply"][0]]) == 100
+
+
+def test_displaced_player_is_selected_off_turn_then_the_active_player_again():
+    from meeplezoo.envs.hansa_teutonica import data as D
+
+    env = hansa_teutonica_v0.env(num_players=3)
+    rng = np.random.default_rng(3)
+    seen = 0
+    for seed in range(20):
+        env.reset(seed=seed)
+        while not all(env.terminations.values()) and seen < 5 and env.state[4] < 2_000:
+            legal = env.legal_actions()
+            displacing = [a for a in legal if D.A_DISPLACE <= a < D.A_PAY]
+            action = int(rng.choice(displacing)) if displacing else int(rng.choice(legal))
+            active = env.agent_selection
+            env.step(action)
+            if env.phase != "pay":
+                continue
+            while env.phase == "pay":
+                assert env.agent_selection == active
+                env.step(env.legal_actions()[0])
+            if env.phase == "compensate":
+                victim = env.possible_agents[int(env.state[D.G_DISP_VICTIM])]
+                assert env.agent_selection == victim != active
+                assert env.observe(active)["action_mask"].sum() == 0
+                while env.phase == "compensate":
+                    assert env.agent_selection == victim
+                    env.step(int(rng.choice(env.legal_actions())))
+                turn_goes_on = env.possible_agents[int(env.state[D.G_ACTIVE])] == active
+                # Back to the active player, unless their turn just ended by itself (no
+                # action left and nothing else to do: the engine ends it).
+                assert env.agent_selection == active or not turn_goes_on
+                seen += turn_goes_on
+        if seen >= 5:
+            break
+    assert seen >= 5
