@@ -6,14 +6,35 @@ from .base import Agent
 from .random_agent import RandomAgent
 
 
-def _greedy(game: str, seed: int | None, expert: bool = False) -> Agent:
-    if game != "saint_malo_v0":
-        raise ValueError(f"no greedy heuristic for {game!r} yet")
+def _saint_malo(seed: int | None, expert: bool) -> Agent:
     from .saint_malo_greedy import SaintMaloGreedyAgent
 
     agent = SaintMaloGreedyAgent(seed=seed, rerolls=expert)
     agent.name = "expert" if expert else "greedy"
     return agent
+
+
+def _hansa_teutonica(seed: int | None) -> Agent:
+    from .hansa_teutonica_greedy import HansaTeutonicaGreedyAgent
+
+    return HansaTeutonicaGreedyAgent(seed=seed)
+
+
+# The hand-written bots of each game, by (agent name, game).  ``greedy`` is the one-move
+# heuristic every game has; ``expert`` (Saint Malo) adds the exact re-roll expectimax.
+HEURISTICS = {
+    ("greedy", "saint_malo_v0"): lambda seed: _saint_malo(seed, expert=False),
+    ("expert", "saint_malo_v0"): lambda seed: _saint_malo(seed, expert=True),
+    ("greedy", "hansa_teutonica_v0"): _hansa_teutonica,
+}
+
+
+def _heuristic(kind: str, game: str, seed: int | None) -> Agent:
+    factory = HEURISTICS.get((kind, game))
+    if factory is None:
+        have = sorted(g for k, g in HEURISTICS if k == kind)
+        raise ValueError(f"no {kind!r} bot for {game!r}; games with one: {', '.join(have)}")
+    return factory(seed)
 
 
 MCTS_OPTIONS = {"depth": ("rollout_depth", int), "c": ("c", float), "nodes": ("max_nodes", int),
@@ -35,6 +56,10 @@ def _leaf_value(game: str, name: str):
         return None
     if name == "heuristic" and game == "saint_malo_v0":
         from .saint_malo_value import heuristic_value
+
+        return heuristic_value
+    if name == "heuristic" and game == "hansa_teutonica_v0":
+        from .hansa_teutonica_greedy.value import heuristic_value
 
         return heuristic_value
     raise ValueError(f"no leaf value {name!r} for {game!r}")
@@ -90,8 +115,8 @@ def _ppo(game: str, seed: int | None, arguments: str) -> Agent:
 
 _FACTORIES = {
     "random": lambda game, seed, arguments: RandomAgent(seed=seed),
-    "greedy": lambda game, seed, arguments: _greedy(game, seed),
-    "expert": lambda game, seed, arguments: _greedy(game, seed, expert=True),
+    "greedy": lambda game, seed, arguments: _heuristic("greedy", game, seed),
+    "expert": lambda game, seed, arguments: _heuristic("expert", game, seed),
     "mcts": _mcts,
     "ppo": _ppo,
 }

@@ -10,6 +10,7 @@ import importlib
 
 _REGISTRY = {
     "saint_malo_v0": "meeplezoo.envs.saint_malo_v0",
+    "hansa_teutonica_v0": "meeplezoo.envs.hansa_teutonica_v0",
 }
 
 
