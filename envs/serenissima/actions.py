@@ -5,21 +5,18 @@ from __future__ import annotations
 
 from ..core.contract import CHANCE, H_PHASE, H_TO_MOVE
 from ..core.jit import njit
-from .board import galleys_owned, next_blocker, popcount, port_at, sink
+from .board import next_blocker, popcount, port_at, sink
 from .data import (
     A_ACTIVE_TO_PORT,
     A_ASKED,
     A_ATTACK_PORT,
-    A_BASILICA,
     A_BATTLES,
     A_BLOCK,
-    A_BOUGHT,
     A_CAP_GOODS,
     A_CAPTOR,
     A_CLAIM,
     A_CLAIM_BLOCKED,
     A_CONTINUE,
-    A_FORT,
     A_FREE_USED,
     A_GAL,
     A_GALLEY,
@@ -36,11 +33,7 @@ from .data import (
     A_OPT,
     A_PASS,
     A_PENDING,
-    A_PORT,
     A_PORT_TO_ACTIVE,
-    A_RECRUIT_GALLEY,
-    A_RECRUIT_PORT,
-    A_RETURN_PHASE,
     A_SAILOR_FROM,
     A_SAILOR_TO,
     A_SALE_BLOCKED,
@@ -48,26 +41,17 @@ from .data import (
     A_TAKE,
     A_TARGET,
     A_TARGET_PORT,
-    A_UNMANNED,
     A_V0,
     CK_BATTLE,
     CK_FORT,
     G_ATT_DICE,
-    G_BOUGHT_ROUND,
     G_CHANCE_KIND,
     G_DEF_DICE,
-    G_SPECIAL_INDEX,
-    G_TURN_OWNER,
     K_PORT_GOOD,
-    K_PORT_ZONE,
     K_SLOT,
-    L_BASILICA,
     L_FEES_IN,
     L_FEES_OUT,
-    L_FORT,
-    L_GALLEY,
     L_LOAD_BANK,
-    L_RECRUIT,
     L_SALES,
     LEDGER_KINDS,
     MAX_SIZE,
@@ -81,9 +65,7 @@ from .data import (
     OPT_SELL,
     PH_CHANCE,
     PH_CONTINUE,
-    PH_INVEST,
     PH_MOVE,
-    PH_PLACE_GALLEY,
     S_DUCATS,
     S_G_GOODS,
     S_G_OWNER,
@@ -91,17 +73,14 @@ from .data import (
     S_G_ZONE,
     S_GOODS,
     S_LEDGER,
-    S_P_BAS,
     S_P_FORT,
     S_P_OWNER,
     S_P_SAIL,
     S_P_WH,
-    S_SUPPLY,
     SPICE_BONUS,
     SPICES,
 )
 from .flow import (
-    advance_special,
     ask_blocker,
     begin_capture,
     capture_over,
@@ -394,62 +373,3 @@ def apply_land(state, action):
         if state[S_G_SAIL + g] == 0:
             sink(state, g, -1)
     end_activation(state)                                 # SE-6.7.3 / SE-6.7.8
-
-
-# --- Investment (SE-7) and the special investment (SE-10) -------------------------------
-
-@njit
-def apply_invest(state, action):
-    seat = state[G_TURN_OWNER]
-    phase = state[H_PHASE]
-    if action == A_PASS:
-        finish_invest(state, phase)
-        return
-    if A_RECRUIT_PORT <= action < A_RECRUIT_GALLEY:
-        pay(state, seat, 1, L_RECRUIT)
-        state[S_SUPPLY + seat] -= 1
-        state[S_P_SAIL + action - A_RECRUIT_PORT] += 1
-    elif A_RECRUIT_GALLEY <= action < A_FORT:
-        g = action - A_RECRUIT_GALLEY
-        pay(state, seat, 1, L_RECRUIT)
-        state[S_SUPPLY + seat] -= 1
-        state[S_G_SAIL + g] += 1
-        if g == state[A_UNMANNED]:
-            state[A_UNMANNED] = -1
-    elif A_FORT <= action < A_BASILICA:
-        pay(state, seat, 2, L_FORT)
-        state[S_P_FORT + action - A_FORT] = 1
-    elif action >= A_BASILICA:
-        pay(state, seat, 2, L_BASILICA)
-        state[S_P_BAS + action - A_BASILICA] = 1
-    else:
-        g = action - A_GALLEY                             # SE-7.3: 1 per galley owned
-        pay(state, seat, galleys_owned(state, seat), L_GALLEY)
-        state[S_G_OWNER + g] = seat
-        state[S_G_SAIL + g] = 0
-        state[S_G_ZONE + g] = -1
-        state[A_BOUGHT] = 1
-        state[A_UNMANNED] = g
-        state[G_BOUGHT_ROUND] |= 1 << g
-        state[A_RETURN_PHASE] = phase
-        state[H_PHASE] = PH_PLACE_GALLEY
-        return
-    if only_pass(state, scratch()):
-        finish_invest(state, phase)
-
-
-@njit
-def finish_invest(state, phase):
-    if phase == PH_INVEST:
-        end_activation(state)                             # SE-7.6
-    else:
-        state[G_SPECIAL_INDEX] += 1
-        advance_special(state)
-
-
-@njit
-def apply_place_galley(state, action):
-    p = action - A_PORT
-    state[S_G_ZONE + state[A_UNMANNED]] = state[K_PORT_ZONE + p]
-    state[H_PHASE] = state[A_RETURN_PHASE]
-

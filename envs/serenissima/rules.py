@@ -25,11 +25,9 @@ from .actions import (
     apply_block,
     apply_capture,
     apply_continue,
-    apply_invest,
     apply_land,
     apply_load,
     apply_move,
-    apply_place_galley,
     apply_step3,
     fix_v0,
     start_round,
@@ -38,7 +36,6 @@ from .board import kill, popcount, port_has, ports_owned, sink
 from .chance import sample_chance
 from .data import (
     A_GAL,
-    A_GALLEY,
     A_INVEST,
     A_PORT,
     A_TARGET,
@@ -64,16 +61,12 @@ from .data import (
     G_LAST_ROLL,
     G_PILE,
     G_SCORINGS,
-    G_SETUP_STEP,
     G_SPECIAL_INDEX,
     G_TRACK,
     G_TURN_OWNER,
     G_WHEEL,
-    GALLEYS_AT_START,
     GAME_ID,
-    K_CLOSE_CHOOSE,
     K_NUM_PORTS,
-    K_PORT_ZONE,
     K_SCORE,
     K_SCORING_4P,
     K_SCORING_23P,
@@ -91,7 +84,6 @@ from .data import (
     NUM_GOODS,
     PH_BLOCK,
     PH_CAPTURE,
-    PH_CHANCE,
     PH_CHOOSE,
     PH_CLOSE,
     PH_CONTINUE,
@@ -118,12 +110,13 @@ from .data import (
     S_SUPPLY,
     SAILORS_BY_PLAYERS,
     START_DUCATS,
-    START_SAILORS,
     WINE,
     WINE_INCOME,
 )
-from .flow import advance_special, begin_round, end_activation, enter_load, scratch
-from .masks import close_candidates, legal_mask, only_pass
+from .flow import advance_special, end_activation, enter_load, scratch
+from .invest import apply_invest, apply_place_galley
+from .masks import legal_mask, only_pass
+from .setup import advance_close, apply_setup, close_port
 
 # --- start (SE-4, SE-12) -------------------------------------------------------------------
 
@@ -158,84 +151,6 @@ def init_state(state, num_players, config, start_seat):
     state[G_TRACK] = 0 if num_players == 4 else state[K_START_23P]   # SE-12.1.3
     state[G_CLOSE_STEP] = 4 if num_players == 4 else 0
     advance_close(state)
-
-
-@njit
-def advance_close(state):
-    """SE-12.1.4: close one wood, wine, stone and marble port before the selection."""
-    n = state[H_NUM_PLAYERS]
-    while state[G_CLOSE_STEP] < 4:
-        if close_candidates(state, state[G_CLOSE_STEP], scratch(), A_PORT) > 0:
-            if state[K_CLOSE_CHOOSE]:
-                seat = (state[G_FIRST] + state[G_CLOSE_STEP]) % n
-                state[G_TURN_OWNER] = seat
-                state[H_PHASE] = PH_CLOSE
-                state[H_TO_MOVE] = seat
-            else:
-                state[G_CHANCE_KIND] = CK_CLOSE
-                state[H_PHASE] = PH_CHANCE
-                state[H_TO_MOVE] = CHANCE
-            return
-        state[G_CLOSE_STEP] += 1
-    setup_prompt(state)
-
-
-@njit
-def close_port(state, p):
-    state[S_P_OWNER + p] = CLOSED
-    state[G_CLOSE_STEP] += 1
-    advance_close(state)
-
-
-@njit
-def setup_seat(state):
-    n = state[H_NUM_PLAYERS]
-    step = state[G_SETUP_STEP]
-    r, i = step // n, step % n
-    if r % 2 == 0:
-        return (state[G_FIRST] + i) % n                   # clockwise from the first
-    return (state[G_FIRST] + n - 1 - i) % n               # back from the last player
-
-
-@njit
-def setup_prompt(state):
-    n = state[H_NUM_PLAYERS]
-    if state[G_SETUP_STEP] >= GALLEYS_AT_START[n] * n:
-        begin_round(state)
-        return
-    seat = setup_seat(state)
-    state[G_TURN_OWNER] = seat
-    state[H_TO_MOVE] = seat
-    first_round = state[G_SETUP_STEP] < n
-    state[H_PHASE] = PH_SETUP_PORT if first_round and ports_owned(state, seat) == 0 \
-        else PH_SETUP_GALLEY
-
-
-@njit
-def home_port(state, seat):
-    for p in range(state[K_NUM_PORTS]):
-        if state[S_P_OWNER + p] == seat:
-            return p
-    return -1
-
-
-@njit
-def apply_setup(state, action):
-    seat = state[H_TO_MOVE]
-    if state[H_PHASE] == PH_SETUP_PORT:                   # SE-4.1.4 (and the card, A-20)
-        p = action - A_PORT
-        state[S_P_OWNER + p] = seat
-        state[S_P_SAIL + p] = START_SAILORS
-        state[S_SUPPLY + seat] -= START_SAILORS
-        state[H_PHASE] = PH_SETUP_GALLEY
-        return
-    g = action - A_GALLEY
-    state[S_G_OWNER + g] = seat
-    state[S_G_ZONE + g] = state[K_PORT_ZONE + home_port(state, seat)]
-    state[S_G_SAIL + g] = START_SAILORS
-    state[S_SUPPLY + seat] -= START_SAILORS
-    state[G_SETUP_STEP] += 1
-    setup_prompt(state)
 
 
 # --- decisions ---------------------------------------------------------------------------

@@ -132,3 +132,15 @@ def move(zone: str) -> int:
 
 def sell(good: str) -> int:
     return D.A_SELL + GOOD[good]
+
+
+def attack_setup(**options):
+    """Blue's galley 4 (3 sailors, 1 wood) in Algiers' zone with Red's galleys 7 (2) and
+    8 (1), at step 3 of its activation."""
+    state = empty_game(4, **options)
+    galley(state, 4, BLUE, "Z2", 3, goods=["wood"])
+    galley(state, 7, RED, "Z2", 2)
+    galley(state, 8, RED, "Z2", 1)
+    activate(state, 4)
+    play(state, D.A_ACTION, D.A_PASS, D.A_PASS)
+    return state
