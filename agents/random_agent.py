@@ -11,7 +11,7 @@ class RandomAgent(Agent):
     name = "random"
 
     def act(self, env) -> int:
-        legal = np.flatnonzero(env.action_mask())
+        legal = np.flatnonzero(env.unwrapped.action_mask().view(bool))
         if legal.size == 0:
             raise ValueError(f"no legal action for {env.agent_selection} (is the game over?)")
         return int(self.rng.choice(legal))

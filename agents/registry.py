@@ -20,12 +20,26 @@ def _hansa_teutonica(seed: int | None) -> Agent:
     return HansaTeutonicaGreedyAgent(seed=seed)
 
 
+def _carcassonne(seed: int | None) -> Agent:
+    from .carcassonne_greedy import CarcassonneGreedyAgent
+
+    return CarcassonneGreedyAgent(seed=seed)
+
+
+def _hansa(seed: int | None) -> Agent:
+    from .hansa_greedy import HansaGreedyAgent
+
+    return HansaGreedyAgent(seed=seed)
+
+
 # The hand-written bots of each game, by (agent name, game).  ``greedy`` is the one-move
 # heuristic every game has; ``expert`` (Saint Malo) adds the exact re-roll expectimax.
 HEURISTICS = {
     ("greedy", "saint_malo_v0"): lambda seed: _saint_malo(seed, expert=False),
     ("expert", "saint_malo_v0"): lambda seed: _saint_malo(seed, expert=True),
     ("greedy", "hansa_teutonica_v0"): _hansa_teutonica,
+    ("greedy", "carcassonne_v0"): _carcassonne,
+    ("greedy", "hansa_v0"): _hansa,
 }
 
 
@@ -48,7 +62,9 @@ MCTS_OPTIONS = {"depth": ("rollout_depth", int), "c": ("c", float), "nodes": ("m
 # (BENCHMARKS.md): a heuristic leaf value instead of a random rollout, and a smaller UCT
 # constant because that value is much less noisy.  ``leaf=rollout,c=1.41`` restores the
 # plain UCT with random rollouts.
-GAME_MCTS_DEFAULTS = {"saint_malo_v0": ("leaf=heuristic", "c=0.5")}
+GAME_MCTS_DEFAULTS = {"saint_malo_v0": ("leaf=heuristic", "c=0.5"),
+                      "carcassonne_v0": ("leaf=heuristic", "c=0.5"),
+                      "hansa_v0": ("rollout=heuristic",)}
 
 
 def _leaf_value(game: str, name: str):
@@ -60,6 +76,10 @@ def _leaf_value(game: str, name: str):
         return heuristic_value
     if name == "heuristic" and game == "hansa_teutonica_v0":
         from .hansa_teutonica_greedy.value import heuristic_value
+
+        return heuristic_value
+    if name == "heuristic" and game == "carcassonne_v0":
+        from ..envs.carcassonne.policy import heuristic_value
 
         return heuristic_value
     raise ValueError(f"no leaf value {name!r} for {game!r}")

@@ -11,6 +11,8 @@ import importlib
 _REGISTRY = {
     "saint_malo_v0": "meeplezoo.envs.saint_malo_v0",
     "hansa_teutonica_v0": "meeplezoo.envs.hansa_teutonica_v0",
+    "carcassonne_v0": "meeplezoo.envs.carcassonne_v0",
+    "hansa_v0": "meeplezoo.envs.hansa_v0",
 }
 
 

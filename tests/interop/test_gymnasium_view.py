@@ -10,16 +10,18 @@ from meeplezoo.agents.random_agent import RandomAgent
 from meeplezoo.envs import names, spec
 from meeplezoo.envs.interop.gymnasium_view import SingleAgentEnv
 
+from .playing import PolicyAgent, PolicyChooser
+
 
 def _play(env: SingleAgentEnv, seed: int, policy_seed: int = 0):
     obs, info = env.reset(seed=seed)
-    rng = np.random.default_rng(policy_seed)
+    choose = PolicyChooser(env.game_spec, policy_seed)
     trace, reward, terminated = [], 0.0, False
     while not terminated:
         mask = env.action_masks()
         assert mask.any() and np.array_equal(mask, info["action_mask"].astype(bool))
         assert obs.shape == env.observation_space.shape and obs.dtype == np.float32
-        action = int(rng.choice(np.flatnonzero(mask)))
+        action = choose(env.env.state, mask)
         trace.append(action)
         obs, reward, terminated, truncated, info = env.step(action)
         assert not truncated
@@ -37,7 +39,8 @@ def test_check_env_passes(name):
 @pytest.mark.parametrize("name", names())
 def test_full_games_end_with_the_learner_reward(name):
     players = spec(name).min_players + 1 if spec(name).max_players > 2 else 2
-    env = SingleAgentEnv(name, opponents=["random"] * (players - 1), seat="random")
+    opponents = [PolicyAgent(spec(name), seed) for seed in range(players - 1)]
+    env = SingleAgentEnv(name, opponents=opponents, seat="random")
     seats = set()
     for seed in range(6):
         _, reward, info = _play(env, seed)

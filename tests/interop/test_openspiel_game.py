@@ -11,6 +11,8 @@ from meeplezoo.envs import make, names, spec  # noqa: E402
 from meeplezoo.envs.core.contract import CHANCE, H_TO_MOVE  # noqa: E402
 from meeplezoo.envs.interop.openspiel_game import load_game, register  # noqa: E402
 
+from .playing import SHORT_GAME_OPTIONS, PolicyChooser  # noqa: E402
+
 GAMES = names()
 
 
@@ -32,12 +34,12 @@ def _chance_path(game_spec, array: np.ndarray, target: np.ndarray, depth: int = 
 
 
 def _replay_random_game(name: str, num_players: int, seed: int):
-    """Random actions in the AEC env, mirrored in pyspiel; compare everything on the way."""
+    """Moves in the AEC env, mirrored in pyspiel; compare everything on the way."""
     env = make(name, num_players=num_players)
     env.reset(seed=seed)
     game = load_game(name, players=num_players)
     state = game.new_initial_state()
-    rng = np.random.default_rng(seed)
+    choose = PolicyChooser(spec(name), seed)
     steps = 0
     while True:
         if state.is_chance_node():
@@ -58,7 +60,7 @@ def _replay_random_game(name: str, num_players: int, seed: int):
         assert state.legal_actions(1 - seat if num_players == 2 else (seat + 1) % num_players) == []
         observation = env.observe(env.agent_selection)["observation"]
         np.testing.assert_array_equal(np.asarray(state.observation_tensor(seat)), observation)
-        action = int(rng.choice(legal))
+        action = choose(env.state, env.action_mask())
         assert state.action_to_string(seat, action) == env.action_to_str(action)
         env.step(action)
         state.apply_action(action)
@@ -94,7 +96,8 @@ def test_pyspiel_registry_and_parameters(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_pyspiel_api_consistency(name):
     """OpenSpiel's own randomised API check (legal actions, chance, clone, returns)."""
-    pyspiel.random_sim_test(load_game(name), num_sims=1, serialize=False, verbose=False)
+    game = load_game(name, **SHORT_GAME_OPTIONS.get(name, {}))
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
 @pytest.mark.parametrize("name", GAMES)

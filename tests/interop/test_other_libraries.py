@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
-from meeplezoo.envs import make, names
+from meeplezoo.envs import make, names, spec
+
+from .playing import PolicyChooser
 
 supersuit = pytest.importorskip("supersuit")
 
@@ -56,7 +58,7 @@ def test_torchrl_pettingzoo_wrapper_plays_whole_games(name):
     env = make(name, num_players=2)
     wrapped = pettingzoo_lib.PettingZooWrapper(env=env, use_mask=True,
                                                categorical_actions=True, return_state=False)
-    rng = np.random.default_rng(0)
+    choose = PolicyChooser(spec(name), 0)
     for seed in range(2):
         tensordict = wrapped.reset(seed=seed)
         steps = 0
@@ -64,8 +66,7 @@ def test_torchrl_pettingzoo_wrapper_plays_whole_games(name):
             for group in wrapped.group_map:
                 group_td = tensordict[group]
                 legal = group_td["action_mask"][0].numpy()
-                action = int(rng.choice(np.flatnonzero(legal))) if group_td["mask"][0] \
-                    else 0
+                action = choose(env.state, env.action_mask()) if group_td["mask"][0] else 0
                 group_td["action"] = torch.tensor([action])
                 if group_td["mask"][0]:
                     # the wrapper shows exactly the env's mask to the agent on turn
