@@ -50,8 +50,14 @@ def action_to_str(state: np.ndarray, action: int) -> str:
         return "skip refill"
     if action < A_PLACE:
         space = action - A_BUY
-        token = int(state[G_WAREHOUSE + MAX_SPACES * int(state[G_SHIP]) + space])
-        return f"buy {token_name(token)}" if token >= 0 else f"buy space {space + 1}"
+        base = G_WAREHOUSE + MAX_SPACES * int(state[G_SHIP])
+        token = int(state[base + space])
+        if token < 0:
+            return f"buy space {space + 1}"
+        # Two equal tokens in one city: name the space too, so every legal move has its
+        # own name (the terminal player and OpenSpiel need them distinct).
+        twins = [j for j in range(MAX_SPACES) if j != space and int(state[base + j]) == token]
+        return f"buy {token_name(token)}" + (f" (space {space + 1})" if twins else "")
     if action < A_SELL_MARK:
         colour, k = divmod(action - A_PLACE, 3)
         return f"place {COLOUR_LETTERS[colour]} x{k + 1}"

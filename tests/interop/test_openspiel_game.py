@@ -8,7 +8,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from meeplezoo.envs import make, names, spec  # noqa: E402
-from meeplezoo.envs.core.contract import CHANCE, H_TO_MOVE  # noqa: E402
+from meeplezoo.envs.core.rng import new_rng  # noqa: E402
 from meeplezoo.envs.interop.openspiel_game import load_game, register  # noqa: E402
 
 from .playing import SHORT_GAME_OPTIONS, PolicyChooser  # noqa: E402
@@ -16,21 +16,24 @@ from .playing import SHORT_GAME_OPTIONS, PolicyChooser  # noqa: E402
 GAMES = names()
 
 
-def _chance_path(game_spec, array: np.ndarray, target: np.ndarray, depth: int = 4):
-    """Chance actions (outcome indices) that take ``array`` to ``target``; None if none do."""
-    codes = np.zeros(game_spec.max_chance_outcomes, dtype=np.int64)
-    probs = np.zeros(game_spec.max_chance_outcomes, dtype=np.float64)
-    count = game_spec.kernels["chance_outcomes"](array, codes, probs)
-    for index in range(count):
-        trial = array.copy()
-        game_spec.kernels["apply_chance"](trial, codes[index])
-        if trial[H_TO_MOVE] == CHANCE:
-            rest = _chance_path(game_spec, trial, target, depth - 1) if depth > 1 else None
-            if rest is not None:
-                return [index, *rest]
-        elif np.array_equal(trial, target):
-            return [index]
-    return None
+def _resolve_like_the_env(state, kernel_rng: np.ndarray) -> None:
+    """Play pyspiel's chance nodes with the draws the AEC env makes from the same generator.
+
+    The env resolves chance with ``sample_chance`` on its seeded generator; each draw must
+    be one of the outcomes the adapter enumerates, with positive probability.
+    """
+    game_spec = state.game_spec
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert outcomes and abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+        assert all(p > 0 for _, p in outcomes)
+        codes = np.zeros(game_spec.max_chance_outcomes, dtype=np.int64)
+        probs = np.zeros(game_spec.max_chance_outcomes, dtype=np.float64)
+        count = game_spec.kernels["chance_outcomes"](state.array, codes, probs)
+        code = game_spec.kernels["sample_chance"](state.array.copy(), kernel_rng)
+        matches = np.flatnonzero(codes[:count] == code)
+        assert matches.size == 1, f"drawn outcome {code} is not in the enumeration"
+        state.apply_action(int(matches[0]))
 
 
 def _replay_random_game(name: str, num_players: int, seed: int):
@@ -40,16 +43,10 @@ def _replay_random_game(name: str, num_players: int, seed: int):
     game = load_game(name, players=num_players)
     state = game.new_initial_state()
     choose = PolicyChooser(spec(name), seed)
+    kernel_rng = new_rng(seed)                  # a twin of the env's chance generator
     steps = 0
     while True:
-        if state.is_chance_node():
-            path = _chance_path(state.game_spec, state.array, env.state)
-            assert path is not None, "the AEC env's chance outcome is not in the enumeration"
-            for action in path:
-                outcomes = state.chance_outcomes()
-                assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
-                assert all(p > 0 for _, p in outcomes)
-                state.apply_action(action)
+        _resolve_like_the_env(state, kernel_rng)
         assert np.array_equal(state.array, env.state)
         if env._game_over:
             break
