@@ -32,6 +32,12 @@ def _hansa(seed: int | None) -> Agent:
     return HansaGreedyAgent(seed=seed)
 
 
+def _serenissima(seed: int | None) -> Agent:
+    from .serenissima_greedy import SerenissimaGreedyAgent
+
+    return SerenissimaGreedyAgent(seed=seed)
+
+
 # The hand-written bots of each game, by (agent name, game).  ``greedy`` is the one-move
 # heuristic every game has; ``expert`` (Saint Malo) adds the exact re-roll expectimax.
 HEURISTICS = {
@@ -40,6 +46,7 @@ HEURISTICS = {
     ("greedy", "hansa_teutonica_v0"): _hansa_teutonica,
     ("greedy", "carcassonne_v0"): _carcassonne,
     ("greedy", "hansa_v0"): _hansa,
+    ("greedy", "serenissima_v0"): _serenissima,
 }
 
 
@@ -64,7 +71,8 @@ MCTS_OPTIONS = {"depth": ("rollout_depth", int), "c": ("c", float), "nodes": ("m
 # plain UCT with random rollouts.
 GAME_MCTS_DEFAULTS = {"saint_malo_v0": ("leaf=heuristic", "c=0.5"),
                       "carcassonne_v0": ("leaf=heuristic", "c=0.5"),
-                      "hansa_v0": ("rollout=heuristic",)}
+                      "hansa_v0": ("rollout=heuristic",),
+                      "serenissima_v0": ("rollout=heuristic",)}
 
 
 def _leaf_value(game: str, name: str):

@@ -13,6 +13,7 @@ _REGISTRY = {
     "hansa_teutonica_v0": "meeplezoo.envs.hansa_teutonica_v0",
     "carcassonne_v0": "meeplezoo.envs.carcassonne_v0",
     "hansa_v0": "meeplezoo.envs.hansa_v0",
+    "serenissima_v0": "meeplezoo.envs.serenissima_v0",
 }
 
 
