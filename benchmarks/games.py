@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import math
 import os
 import statistics
@@ -39,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from .common import RESULTS_DIR, machine_info, say, timed
-from .speed import AEC_BAR_RATIO, paired_ratio, play_random_turns
+from .speed import AEC_BAR_RATIO, paired_ratio, play_random_turns, write_report
 
 PEER = "connect_four_v3"
 
@@ -392,8 +391,7 @@ def run(argv: list[str] | None = None) -> dict:
             args.arena_dir, args.seed, args.resamples, progress=not args.quick)
     report["total_s"] = time.perf_counter() - start
     report["machine"]["load_average_at_end"] = list(os.getloadavg())
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=1) + "\n")
+    write_report(report, out)
     print(format_table(report))
     print(f"wrote {out} ({report['total_s']:.0f} s)")
     return report
