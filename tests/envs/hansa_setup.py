@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from envtest import legal_set, play_legal
 
 from meeplezoo.envs.core.batch import pick_random_legal
 from meeplezoo.envs.core.contract import CHANCE, H_NUM_PLAYERS, H_PHASE, H_TO_MOVE, TERMINAL
@@ -164,17 +165,12 @@ def finish_turn(state, draws=()) -> None:
 
 
 def legal(state) -> set[int]:
-    mask = np.zeros(D.NUM_ACTIONS, dtype=np.int8)
-    legal_mask(state, mask)
-    return {int(a) for a in np.flatnonzero(mask)}
+    return legal_set(state, legal_mask, D.NUM_ACTIONS)
 
 
 def play(state, *actions: int) -> None:
     """Apply actions, each of which must be legal at its turn."""
-    for action in actions:
-        allowed = legal(state)
-        assert action in allowed, f"action {action} illegal in phase {state[H_PHASE]}: {allowed}"
-        rules.apply_action(state, action)
+    play_legal(state, actions, legal, rules.apply_action)
 
 
 def move(city: str) -> int:

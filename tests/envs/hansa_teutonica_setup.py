@@ -8,6 +8,7 @@ board (the three tavern markers are counted as set aside so marker totals still 
 from __future__ import annotations
 
 import numpy as np
+from envtest import legal_set
 
 from meeplezoo.envs.core.contract import H_PHASE, H_TO_MOVE
 from meeplezoo.envs.hansa_teutonica import chance, masks, rules
@@ -79,9 +80,7 @@ def add_extra(state, city: str, owner: int, kind: int = T) -> None:
 
 
 def legal(state) -> set[int]:
-    mask = np.zeros(D.NUM_ACTIONS, dtype=np.int8)
-    masks.legal_mask(state, mask)
-    return {int(a) for a in np.flatnonzero(mask)}
+    return legal_set(state, masks.legal_mask, D.NUM_ACTIONS)
 
 
 def act(state, action: int) -> None:

@@ -8,6 +8,7 @@ test itself fixes; seats: Red 0, Blue 1, Orange 2, Black 3.
 from __future__ import annotations
 
 import numpy as np
+from envtest import legal_set
 
 from meeplezoo.envs.core.contract import CHANCE, H_PHASE, H_TO_MOVE
 from meeplezoo.envs.serenissima import data as D
@@ -78,9 +79,7 @@ def activate(state, number: int) -> None:
 
 
 def legal(state) -> set[int]:
-    mask = np.zeros(D.NUM_ACTIONS, dtype=np.int8)
-    legal_mask(state, mask)
-    return set(int(a) for a in np.flatnonzero(mask))
+    return legal_set(state, legal_mask, D.NUM_ACTIONS)
 
 
 def play(state, *actions: int) -> None:
