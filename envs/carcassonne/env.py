@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.aec import KernelEnv
-from ..core.contract import GameSpec, collect_kernels
+from ..core.game import env_metadata, game_spec
 from ..core.wrappers import make_env_factory
 from . import data as D
 from . import masks, observe, policy, rules
@@ -41,42 +41,15 @@ from .notation import action_to_str
 from .options import check_player_count, make_config
 from .validate import validate_state
 
-
-def _render():
-    from . import render  # imported on first use: most training never renders
-
-    return render
-
-
-SPEC = GameSpec(
-    name="carcassonne_v0",
-    game_id=D.GAME_ID,
-    min_players=D.MIN_PLAYERS,
-    max_players=D.MAX_PLAYERS,
-    num_actions=D.NUM_ACTIONS,
-    state_size=D.STATE_SIZE,
-    obs_size=D.OBS_SIZE,
-    max_chance_outcomes=D.MAX_CHANCE_OUTCOMES,
-    phase_names=D.PHASE_NAMES,
-    kernels=collect_kernels(rules, masks, observe, policy),
-    make_config=make_config,
-    action_to_str=action_to_str,
-    validate_state=validate_state,
-    state_fields=D.STATE_FIELDS,
-    turn_owner_slot=D.G_ACTIVE,
-    render_ansi=lambda state: _render().render_ansi(state),
-    render_rgb=lambda state: _render().render_rgb(state),
-)
+SPEC = game_spec(
+    "carcassonne_v0", D, (rules, masks, observe, policy),
+    make_config=make_config, action_to_str=action_to_str, validate_state=validate_state,
+    render_module=__package__ + ".render", turn_owner_slot=D.G_ACTIVE)
 
 
 class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
     spec = SPEC
-    metadata = {
-        "name": "carcassonne_v0",
-        "render_modes": ["human", "ansi", "rgb_array"],
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
+    metadata = env_metadata(SPEC.name)
 
     def __init__(self, num_players: int = 2, **kwargs):
         super().__init__(num_players=num_players, **kwargs)
