@@ -55,7 +55,7 @@ class SparseInputLinear(nn.Linear):
         if x.dim() != 2 or x.device.type != "cpu" or x.dtype != torch.float32 or (
                 torch.is_grad_enabled() and self.weight.requires_grad):
             return super().forward(x)
-        cols, values, offsets = nonzero_rows(np.ascontiguousarray(x.numpy()))
+        cols, values, offsets = nonzero_rows(np.ascontiguousarray(x.detach().numpy()))
         if cols.size > self.DENSE_ABOVE * x.numel():
             return super().forward(x)
         out = F.embedding_bag(torch.from_numpy(cols), self._input_rows(),
