@@ -28,11 +28,11 @@ from .common import RESULTS_DIR, machine_info, say
 from .ratings import wilson
 
 
-def _positions(game: str, count: int, seed: int) -> list[np.ndarray]:
-    """States a little into random games (decision points), as search roots."""
+def _positions(game: str, count: int, seed: int) -> list:
+    """Envs a little into random games (at a decision point), as search roots."""
     from meeplezoo.envs import make
 
-    states, rng = [], np.random.default_rng(seed)
+    envs, rng = [], np.random.default_rng(seed)
     for index in range(count):
         env = make(game, num_players=2)
         env.reset(seed=seed + index)
@@ -41,8 +41,8 @@ def _positions(game: str, count: int, seed: int) -> list[np.ndarray]:
                 break
             env.step(int(rng.choice(env.legal_actions())))
         if not env._game_over:
-            states.append(env.state.copy())
-    return states
+            envs.append(env)
+    return envs
 
 
 def _our_agent(sims: int, uct_c: float, seed: int):
@@ -60,25 +60,21 @@ def _their_bot(pyspiel_game, sims: int, uct_c: float, seed: int):
 
 
 def measure_speed(game: str, sims: int, uct_c: float, positions: int, seed: int) -> dict:
-    from meeplezoo.envs import make
     from meeplezoo.envs.interop.openspiel_game import load_game
 
     pyspiel_game = load_game(game, players=2)
     ours, theirs = _our_agent(sims, uct_c, seed), _their_bot(pyspiel_game, sims, uct_c, seed)
-    env = make(game, num_players=2)
-    env.reset(seed=seed)
-    ours.act(env)                                             # compile outside the clock
+    roots = _positions(game, positions, seed)
+    ours.act(roots[0].clone())                                # compile outside the clock
     our_time = their_time = 0.0
-    for state in _positions(game, positions, seed):
-        env.state[:] = state
-        env.state_from_json(env.state_to_json())              # refresh the mask and turn
+    for env in roots:
         started = time.perf_counter()
         ours.act(env)
         our_time += time.perf_counter() - started
         started = time.perf_counter()
-        theirs.step(pyspiel_game.state_from_array(state))
+        theirs.step(pyspiel_game.state_from_array(env.state))
         their_time += time.perf_counter() - started
-    searches = positions
+    searches = len(roots)
     result = {"ours_sims_per_s": searches * sims / our_time,
               "openspiel_sims_per_s": searches * sims / their_time}
     result["ratio"] = result["ours_sims_per_s"] / result["openspiel_sims_per_s"]

@@ -64,6 +64,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(self.game_spec.num_actions)
         self.seat = 0 if seat == "random" else seat
         self._agents_by_seat: dict[int, Agent] = {}
+        self._illegal_end = False          # the episode ended on an illegal action
 
     # --- gymnasium API ------------------------------------------------------------------------
 
@@ -78,6 +79,7 @@ class SingleAgentEnv(gymnasium.Env):
         for agent, agent_seed in zip(self.opponents, seeds[2:], strict=True):
             agent.reset(seed=int(agent_seed))
         self.env.reset(seed=int(seeds[1]))
+        self._illegal_end = False
         self._play_opponents()
         return self._observation(), self._info()
 
@@ -109,8 +111,6 @@ class SingleAgentEnv(gymnasium.Env):
 
     # --- internals ---------------------------------------------------------------------------
 
-    _illegal_end = False
-
     def _over(self) -> bool:
         return self.env._game_over or self._illegal_end
 
@@ -118,7 +118,6 @@ class SingleAgentEnv(gymnasium.Env):
         return self.env._mask
 
     def _play_opponents(self):
-        self._illegal_end = False
         env = self.env
         while not env._game_over and env.agent_name_mapping[env.agent_selection] != self.seat:
             mover = self._agents_by_seat[env.agent_name_mapping[env.agent_selection]]
