@@ -2,60 +2,44 @@
 
 from __future__ import annotations
 
+import importlib
+
 from .base import Agent
 from .random_agent import RandomAgent
 
 
-def _saint_malo(seed: int | None, expert: bool) -> Agent:
-    from .saint_malo_greedy import SaintMaloGreedyAgent
-
-    agent = SaintMaloGreedyAgent(seed=seed, rerolls=expert)
-    agent.name = "expert" if expert else "greedy"
-    return agent
+def _load(path: str):
+    """``"package.module:name"`` imported on first use (bots and their kernels load lazily)."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
-def _hansa_teutonica(seed: int | None) -> Agent:
-    from .hansa_teutonica_greedy import HansaTeutonicaGreedyAgent
-
-    return HansaTeutonicaGreedyAgent(seed=seed)
-
-
-def _carcassonne(seed: int | None) -> Agent:
-    from .carcassonne_greedy import CarcassonneGreedyAgent
-
-    return CarcassonneGreedyAgent(seed=seed)
-
-
-def _hansa(seed: int | None) -> Agent:
-    from .hansa_greedy import HansaGreedyAgent
-
-    return HansaGreedyAgent(seed=seed)
-
-
-def _serenissima(seed: int | None) -> Agent:
-    from .serenissima_greedy import SerenissimaGreedyAgent
-
-    return SerenissimaGreedyAgent(seed=seed)
-
-
-# The hand-written bots of each game, by (agent name, game).  ``greedy`` is the one-move
-# heuristic every game has; ``expert`` (Saint Malo) adds the exact re-roll expectimax.
+# The hand-written bots of each game, by (agent name, game): the class and its keyword
+# arguments.  ``greedy`` is the one-move heuristic every game has; ``expert`` (Saint Malo)
+# adds the exact re-roll expectimax.
 HEURISTICS = {
-    ("greedy", "saint_malo_v0"): lambda seed: _saint_malo(seed, expert=False),
-    ("expert", "saint_malo_v0"): lambda seed: _saint_malo(seed, expert=True),
-    ("greedy", "hansa_teutonica_v0"): _hansa_teutonica,
-    ("greedy", "carcassonne_v0"): _carcassonne,
-    ("greedy", "hansa_v0"): _hansa,
-    ("greedy", "serenissima_v0"): _serenissima,
+    ("greedy", "saint_malo_v0"): ("meeplezoo.agents.saint_malo_greedy:SaintMaloGreedyAgent",
+                                  {"rerolls": False}),
+    ("expert", "saint_malo_v0"): ("meeplezoo.agents.saint_malo_greedy:SaintMaloGreedyAgent",
+                                  {"rerolls": True}),
+    ("greedy", "hansa_teutonica_v0"): (
+        "meeplezoo.agents.hansa_teutonica_greedy:HansaTeutonicaGreedyAgent", {}),
+    ("greedy", "carcassonne_v0"): ("meeplezoo.agents.carcassonne_greedy:CarcassonneGreedyAgent",
+                                   {}),
+    ("greedy", "hansa_v0"): ("meeplezoo.agents.hansa_greedy:HansaGreedyAgent", {}),
+    ("greedy", "serenissima_v0"): ("meeplezoo.agents.serenissima_greedy:SerenissimaGreedyAgent",
+                                   {}),
 }
 
 
 def _heuristic(kind: str, game: str, seed: int | None) -> Agent:
-    factory = HEURISTICS.get((kind, game))
-    if factory is None:
+    if (kind, game) not in HEURISTICS:
         have = sorted(g for k, g in HEURISTICS if k == kind)
         raise ValueError(f"no {kind!r} bot for {game!r}; games with one: {', '.join(have)}")
-    return factory(seed)
+    path, kwargs = HEURISTICS[kind, game]
+    agent = _load(path)(seed=seed, **kwargs)
+    agent.name = kind
+    return agent
 
 
 MCTS_OPTIONS = {"depth": ("rollout_depth", int), "c": ("c", float), "nodes": ("max_nodes", int),
@@ -75,21 +59,19 @@ GAME_MCTS_DEFAULTS = {"saint_malo_v0": ("leaf=heuristic", "c=0.5"),
                       "serenissima_v0": ("rollout=heuristic",)}
 
 
+# Compiled leaf values for ``mcts:N,leaf=heuristic``, by game.
+LEAF_VALUES = {
+    "saint_malo_v0": "meeplezoo.agents.saint_malo_value:heuristic_value",
+    "hansa_teutonica_v0": "meeplezoo.agents.hansa_teutonica_greedy.value:heuristic_value",
+    "carcassonne_v0": "meeplezoo.envs.carcassonne.policy:heuristic_value",
+}
+
+
 def _leaf_value(game: str, name: str):
     if name == "rollout":
         return None
-    if name == "heuristic" and game == "saint_malo_v0":
-        from .saint_malo_value import heuristic_value
-
-        return heuristic_value
-    if name == "heuristic" and game == "hansa_teutonica_v0":
-        from .hansa_teutonica_greedy.value import heuristic_value
-
-        return heuristic_value
-    if name == "heuristic" and game == "carcassonne_v0":
-        from ..envs.carcassonne.policy import heuristic_value
-
-        return heuristic_value
+    if name == "heuristic" and game in LEAF_VALUES:
+        return _load(LEAF_VALUES[game])
     raise ValueError(f"no leaf value {name!r} for {game!r}")
 
 
