@@ -23,6 +23,7 @@ from .contract import (
     TERMINAL,
     GameSpec,
 )
+from .jit import direct_entry
 from .notation import legal_move_names, parse_move
 from .rewards import final_rewards, scheme_code
 from .rng import new_rng
@@ -87,6 +88,8 @@ class KernelEnv(AECEnv):
         self.rng = new_rng(0)
         self._mask = np.zeros(spec.num_actions, dtype=MASK_DTYPE)
         self._obs_size, self._num_actions = spec.obs_size, spec.num_actions
+        self._obs_dtype = np.dtype(OBS_DTYPE)
+        self._direct = False
         self._game_over = True
         self._zero_mask = np.zeros(spec.num_actions, dtype=MASK_DTYPE)
         self._final = np.zeros(self.num_players, dtype=np.float64)
@@ -108,7 +111,18 @@ class KernelEnv(AECEnv):
         self._env_reset(
             self.state, self.num_players, self._config, int(start), self.rng, self._mask
         )
+        if not self._direct:
+            self._bind_direct_entries()
         self._begin_episode()
+
+    def _bind_direct_entries(self):
+        """Swap the per-turn kernels for their typed entry points (the arrays they take are
+        this env's own and never change dtype)."""
+        state, rng, mask = self.state, self.rng, self._mask
+        observation = np.empty(self._obs_size, dtype=self._obs_dtype)
+        self._env_step = direct_entry(self._env_step, state, 0, rng, mask)
+        self._observe = direct_entry(self._observe, state, 0, observation)
+        self._direct = True
 
     def _begin_episode(self):
         self._game_over = False
@@ -140,13 +154,27 @@ class KernelEnv(AECEnv):
 
     def observe(self, agent):
         seat = self.agent_name_mapping[agent]
-        observation = np.empty(self._obs_size, dtype=OBS_DTYPE)
+        observation = np.empty(self._obs_size, dtype=self._obs_dtype)
         self._observe(self.state, seat, observation)
         on_turn = agent == self.agent_selection and not self._game_over
         return {
             "observation": observation,
             "action_mask": (self._mask if on_turn else self._zero_mask).copy(),
         }
+
+    def last(self, observe: bool = True):
+        # PettingZoo's last() inlined with observe(): this pair runs once per turn of every
+        # training loop, and the two method calls and lookups are a tenth of a turn's cost.
+        agent = self.agent_selection
+        if observe:
+            observation = np.empty(self._obs_size, dtype=self._obs_dtype)
+            self._observe(self.state, self.agent_name_mapping[agent], observation)
+            mask = (self._zero_mask if self._game_over else self._mask).copy()
+            observation = {"observation": observation, "action_mask": mask}
+        else:
+            observation = None
+        return (observation, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
 
     def render(self):
         if self.render_mode is None:
@@ -205,7 +233,7 @@ class KernelEnv(AECEnv):
             )
         self.state[:] = state
         if rng is not None:
-            self.rng = rng
+            self.rng[:] = rng           # in place: the bound step kernel expects this dtype
         self._refresh_mask()
         self._begin_episode()
         if int(self.state[H_TO_MOVE]) == TERMINAL:

@@ -89,3 +89,14 @@ def njit_generic(*args, **kwargs):
     ("underlying object has vanished").  The game kernels they call stay cached."""
     kwargs["cache"] = False
     return njit(*args, **kwargs)
+
+
+def direct_entry(kernel, *example_args):
+    """The compiled entry point of ``kernel`` for arguments typed like ``example_args``.
+
+    Calling it skips the dispatcher's per-call type matching (about 0.1 us of the AEC env's
+    ~6 us turn).  Only for callers whose argument types never change (the env's own state,
+    rng and mask arrays); without the JIT the plain function comes back."""
+    if JIT_DISABLED or not hasattr(kernel, "compile"):
+        return kernel
+    return kernel.compile(tuple(numba.typeof(arg) for arg in example_args))
