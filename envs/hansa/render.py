@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import draw
 from ..core.contract import CHANCE, H_NUM_PLAYERS, H_PHASE, H_TO_MOVE, TERMINAL
 from . import data as D
 from .board import DEFAULT_BOARD
@@ -90,12 +91,6 @@ def render_ansi(state, title: str | None = None) -> str:
 
 # --- the image ------------------------------------------------------------------------------
 
-_DIGITS = {"0": "111101101101111", "1": "010110010010111", "2": "111001111100111",
-           "3": "111001111001111", "4": "101101111001001", "5": "111100111001111",
-           "6": "111100111101111", "7": "111001010010010", "8": "111101111101111",
-           "9": "111101111001111"}
-FONT = {ch: np.array([int(b) for b in bits], dtype=bool).reshape(5, 3)
-        for ch, bits in _DIGITS.items()}
 MAP_W, MAP_H, PANEL_H, RADIUS = 640, 420, 60, 26
 SEA, LAND_LINE, CITY_RGB, SHIP_RGB = (120, 165, 210), (40, 60, 90), (236, 226, 200), (200, 30, 30)
 COLOUR_RGB = ((230, 140, 30), (130, 80, 40), (60, 160, 70), (150, 60, 170), (220, 200, 40),
@@ -103,35 +98,27 @@ COLOUR_RGB = ((230, 140, 30), (130, 80, 40), (60, 160, 70), (150, 60, 170), (220
 PLAYER_RGB = ((140, 140, 140), (240, 220, 40), (150, 70, 190), (220, 60, 60))
 
 
-def _text(img, y, x, text, rgb, scale=2):
-    for ch in text:
-        if ch in FONT:
-            glyph = np.kron(FONT[ch], np.ones((scale, scale), dtype=bool))
-            img[y:y + 5 * scale, x:x + 3 * scale][glyph] = rgb
-        x += 4 * scale
-    return x
-
-
 def _city_xy(city: int) -> tuple[int, int]:
     x, y = D.CITY_XY[city]
     return int(40 + x * (MAP_W - 80)), int(40 + y * (MAP_H - 80))
 
 
-def _disc(img, cy, cx, r, rgb):
-    yy, xx = np.ogrid[:img.shape[0], :img.shape[1]]
-    img[(yy - cy) ** 2 + (xx - cx) ** 2 <= r * r] = rgb
-
-
 def _arrow(img, a, b):
+    """A one-way route from city a to city b, both (y, x), between the city discs."""
     (ay, ax), (by, bx) = a, b
-    length = max(np.hypot(by - ay, bx - ax), 1.0)
+    length = max(float(np.hypot(by - ay, bx - ax)), 1.0)
     uy, ux = (by - ay) / length, (bx - ax) / length
-    for s in np.arange(RADIUS, length - RADIUS, 0.5):
-        img[int(ay + uy * s), int(ax + ux * s)] = LAND_LINE
-    tip_y, tip_x = by - uy * RADIUS, bx - ux * RADIUS
-    for s in np.arange(0, 10, 0.5):                       # arrow head: two short strokes
-        for sy, sx in ((uy + ux, ux - uy), (uy - ux, ux + uy)):
-            img[int(tip_y - sy * s * 0.7), int(tip_x - sx * s * 0.7)] = LAND_LINE
+    start = (ay + uy * RADIUS, ax + ux * RADIUS)
+    tip = (by - uy * (RADIUS + 1), bx - ux * (RADIUS + 1))
+    draw.line(img, start, tip, LAND_LINE, width=2)
+    draw.arrow_head(img, start, tip, LAND_LINE, size=11, width=2)
+
+
+def _status(state) -> str:
+    to_move = int(state[H_TO_MOVE])
+    who = {CHANCE: "chance", TERMINAL: "game over"}.get(to_move, f"P{to_move} to move")
+    return (f"turn {int(state[D.G_TURNS]) + 1}  {D.PHASE_NAMES[int(state[H_PHASE])]}: {who}"
+            + ("  END TRIGGERED" if state[D.G_END_TRIGGERED] else ""))
 
 
 def image_size(num_players: int) -> tuple[int, int]:
@@ -151,36 +138,45 @@ def render_rgb(state) -> np.ndarray:
     for city in range(D.NUM_CITIES):
         cx, cy = _city_xy(city)
         if city == int(state[D.G_SHIP]):
-            _disc(img, cy, cx, RADIUS + 5, SHIP_RGB)
-        _disc(img, cy, cx, RADIUS, CITY_RGB)
-        _text(img, cy - RADIUS + 3, cx - 3, str(int(state[D.C_NUMBER + city])), (0, 0, 0))
+            draw.disc(img, cy, cx, RADIUS + 5, SHIP_RGB)
+        draw.disc(img, cy, cx, RADIUS, CITY_RGB)
+        draw.text_centred(img, cy - RADIUS + 9, cx, str(int(state[D.C_NUMBER + city])), (0, 0, 0))
+        draw.text_centred(img, cy + RADIUS + 8, cx, D.CITY_CODES[city], (20, 30, 50),
+                          background=CITY_RGB)
         for j in range(int(state[D.C_SPACES + city])):     # warehouse spaces
             x0 = cx - 18 + 20 * j
             t = int(state[D.G_WAREHOUSE + D.MAX_SPACES * city + j])
             img[cy - 6:cy + 8, x0:x0 + 16] = COLOUR_RGB[t // 3] if t >= 0 else (255, 255, 255)
             if t >= 0:
-                _text(img, cy - 4, x0 + 5, str(t % 3 + 1), (0, 0, 0))
+                draw.text(img, cy - 4, x0 + 5, str(t % 3 + 1), (0, 0, 0), font=draw.SMALL,
+                          scale=2)
         for seat in range(n):                  # stalls: one box each, a row per player
             count = int(state[_base(seat) + D.P_STALLS + city])
             y0 = cy + 9 + 4 * seat
             for k in range(min(count, 10)):
                 img[y0:y0 + 4, cx - 20 + 4 * k:cx - 16 + 4 * k] = (40, 40, 40)
                 img[y0 + 1:y0 + 3, cx - 19 + 4 * k:cx - 17 + 4 * k] = PLAYER_RGB[seat]
+    draw.text(img, 5, 6, board_title(state), (250, 250, 240), background=(40, 60, 90), pad=3)
+    draw.text(img, 21, 6, _status(state), (250, 230, 140), background=(40, 60, 90), pad=3)
     for seat in range(n):
         base, y0 = _base(seat), MAP_H + seat * PANEL_H
         img[y0:y0 + 4, :] = PLAYER_RGB[seat]
         if seat == int(state[D.G_ACTIVE]) and int(state[H_TO_MOVE]) != TERMINAL:
             img[y0 + 4:y0 + PANEL_H, :6] = SHIP_RGB
-        x = _text(img, y0 + 10, 12, str(int(state[base + D.P_MONEY])), (180, 140, 0), scale=3)
-        x = _text(img, y0 + 10, x + 20, str(player_score(state, seat)), (30, 30, 30), scale=3)
-        x += 20
-        for block, y in ((D.P_HAND, y0 + 10), (D.P_SOLD, y0 + 34)):
-            xx = x
+        draw.text(img, y0 + 10, 14, f"P{seat}", (30, 30, 30), scale=2)
+        draw.text(img, y0 + 10, 52, f"{int(state[base + D.P_MONEY])} thalers", (150, 110, 0))
+        draw.text(img, y0 + 24, 52, f"score {player_score(state, seat)}", (30, 30, 30))
+        draw.text(img, y0 + 38, 52, f"stalls {int(state[base + D.P_STALL_SUPPLY])}",
+                  (30, 30, 30))
+        x = 160
+        for block, y, label in ((D.P_HAND, y0 + 10, "hand"), (D.P_SOLD, y0 + 34, "sold")):
+            xx = draw.text(img, y + 3, x, label, (30, 30, 30)) + 8
             for t in range(D.NUM_TYPES):
                 for _ in range(int(state[base + block + t])):
                     if xx + 16 > MAP_W:
                         break
                     img[y:y + 16, xx:xx + 14] = COLOUR_RGB[t // 3]
-                    _text(img, y + 3, xx + 4, str(t % 3 + 1), (0, 0, 0))
+                    draw.text(img, y + 3, xx + 4, str(t % 3 + 1), (0, 0, 0), font=draw.SMALL,
+                              scale=2)
                     xx += 17
     return img

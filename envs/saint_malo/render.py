@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import draw
 from ..core.contract import CHANCE, H_NUM_PLAYERS, H_PHASE, H_TO_MOVE, TERMINAL
 from .city import defence, empty_bb, end_score, popcount
 from .data import (
@@ -169,17 +170,6 @@ def render_ansi(state) -> str:
 
 # --- the image ------------------------------------------------------------------------------
 
-_FONT_ROWS = {
-    "0": "111101101101111", "1": "010110010010111", "2": "111001111100111",
-    "3": "111001111001111", "4": "101101111001001", "5": "111100111001111",
-    "6": "111100111101111", "7": "111001010010010", "8": "111101111101111",
-    "9": "111101111001111", "-": "000000111000000", "C": "111100100100111",
-    "S": "011100010001110", "P": "110101110100100", "A": "010101111101101",
-    "M": "101111111101101", "J": "001001001101010", "N": "111101101101101",
-}
-FONT = {ch: np.array([int(b) for b in bits], dtype=bool).reshape(5, 3)
-        for ch, bits in _FONT_ROWS.items()}
-
 CELL, MARGIN, LABEL_H, STATS_H = 24, 8, 16, 36
 GRID = SIDE * CELL
 PANEL_W = GRID + 2 * MARGIN
@@ -198,11 +188,8 @@ ICONS = ((P_COINS, (235, 200, 40)), (P_LOGS, (125, 78, 38)), (P_VP, (60, 110, 20
 
 
 def _text(img, y, x, text, rgb, scale=2):
-    for ch in text:
-        glyph = np.kron(FONT[ch], np.ones((scale, scale), dtype=bool))
-        img[y:y + 5 * scale, x:x + 3 * scale][glyph] = rgb
-        x += 4 * scale
-    return x
+    """Capitals and digits in the 3x5 font (cell letters, track numbers)."""
+    return draw.text(img, y, x, text, rgb, scale, font=draw.SMALL)
 
 
 def _tile(code: int, outer: bool) -> np.ndarray:
@@ -261,6 +248,14 @@ def cell_origin(num_players: int, seat: int, cell: int) -> tuple[int, int]:
     return y + MARGIN + LABEL_H + r * CELL, x + MARGIN + c * CELL
 
 
+def strip_title(state) -> str:
+    """One line under the dice: turn, phase and who is to move (at most 32 characters)."""
+    to_move = int(state[H_TO_MOVE])
+    who = {CHANCE: "dice", TERMINAL: "game over"}.get(to_move, f"P{to_move}")
+    phase = PHASE_NAMES[int(state[H_PHASE])].replace("_", " ")
+    return f"turn {int(state[G_TURNS]) + 1}  {who}: {phase}"[:32]
+
+
 def _strip(img, state):
     phase = int(state[H_PHASE])
     pending = int(state[G_ROLL_MASK]) if phase == PH_ROLL else 0
@@ -274,6 +269,7 @@ def _strip(img, state):
             else (200, 190, 170)
     if state[G_END_TRIGGERED]:
         img[52:60, 60:200] = BROKEN_RGB
+    draw.text(img, 64, 10, strip_title(state), (40, 30, 30))
     row, crossed, length = pirate_progress(state)
     box = TRACK_W // length
     for r in range(NUM_ATTACKS):
@@ -302,7 +298,7 @@ def render_rgb(state) -> np.ndarray:
         edge = WINNER_RGB if seat in winners else ACTIVE_RGB if (
             not over and state[G_ACTIVE] == seat) else IDLE_RGB
         panel[:4], panel[-4:], panel[:, :4], panel[:, -4:] = edge, edge, edge, edge
-        x = _text(panel, MARGIN, MARGIN + 2, f"P{seat}", (40, 30, 30))
+        x = draw.text(panel, MARGIN - 1, MARGIN + 2, f"Player {seat}", (40, 30, 30)) + 2
         if state[G_START_SEAT] == seat:                            # start-player mark
             panel[MARGIN:MARGIN + 10, x + 2:x + 12] = (40, 30, 30)
         gy, gx = MARGIN + LABEL_H, MARGIN
@@ -336,5 +332,5 @@ def render_rgb(state) -> np.ndarray:
                 y = sy + 16 * line
                 panel[y:y + 10, x:x + 10] = (40, 30, 30)
                 panel[y + 1:y + 9, x + 1:x + 9] = rgb
-                x = _text(panel, y, x + 14, str(int(value))[-4:], (40, 30, 30)) + 8
+                x = draw.text(panel, y, x + 14, str(int(value))[-4:], (40, 30, 30)) + 8
     return img

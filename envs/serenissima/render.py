@@ -2,16 +2,19 @@
 
 Both read the flat state only.  The text view lists the track, the players, every port
 (owner, sailors, warehouse, fort, basilica) and every galley (zone, sailors, cargo).  The
-image draws the sea as a graph (zones at the map's ``xy`` positions, adjacency as lines),
-ports as squares in their owner's colour with their sailors, galleys as small boats with
-their number and sailors, and a title that says when the map is the placeholder
-reconstruction.  Drawn with numpy alone (a 3x5 pixel font), fixed size 640 x 480.
+image (drawn with :mod:`..core.draw`, fixed size 640 x 480) shows the sea as a graph
+(zones at the map's ``xy`` positions, adjacency as lines), ports as squares in their
+owner's colour with their sailors, galleys as small boats with their number and sailors;
+a title says when the map is the placeholder reconstruction, and a bottom panel gives each
+player's ducats, sailors in supply and ports, the Doge track, the round, the phase and
+who is to move.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..core import draw
 from ..core.contract import CHANCE, H_NUM_PLAYERS, H_PHASE, H_TO_MOVE, TERMINAL
 from . import data as D
 from .maps import names_of
@@ -102,50 +105,21 @@ def render_ansi(state) -> str:
 
 # --- the image ----------------------------------------------------------------------------
 
-_GLYPHS = (
-    "A010101111101101", "B110101110101110", "C011100100100011", "D110101101101110",
-    "E111100110100111", "F111100110100100", "G011100101101011", "H101101111101101",
-    "I111010010010111", "J001001001101010", "K101101110101101", "L100100100100111",
-    "M101111111101101", "N110101101101101", "O010101101101010", "P110101110100100",
-    "Q010101101110011", "R110101110101101", "S011100010001110", "T111010010010010",
-    "U101101101101111", "V101101101101010", "W101101111111101", "X101101010101101",
-    "Y101101010010010", "Z111001010100111", "0111101101101111", "1010110010010111",
-    "2111001111100111", "3111001111001111", "4101101111001001", "5111100111001111",
-    "6111100111101111", "7111001010010010", "8111101111101111", "9111101111001111",
-    "-000000111000000", ":000010000010000", "/001001010100100", "(010100100100010",
-    ")010001001001010", ".000000000000010", ",000000000010100", "+000010111010000",
-)
-FONT = {row[0]: np.array([int(b) for b in row[1:]], dtype=bool).reshape(5, 3)
-        for row in _GLYPHS}
-FONT[" "] = np.zeros((5, 3), dtype=bool)
-
-
 def _text(img, y, x, text, rgb, scale=1):
-    for ch in text.upper():
-        glyph = FONT.get(ch, FONT[" "])
-        big = np.kron(glyph, np.ones((scale, scale), dtype=bool))
-        h, w = big.shape
-        if 0 <= y and y + h <= img.shape[0] and 0 <= x and x + w <= img.shape[1]:
-            img[y:y + h, x:x + w][big] = rgb
-        x += 4 * scale
-    return x
+    """Capitals and digits in the 3x5 font (numbers on galleys and ports)."""
+    return draw.text(img, y, x, text, rgb, scale, font=draw.SMALL)
 
 
 def _line(img, p, q, rgb):
-    steps = int(max(abs(q[0] - p[0]), abs(q[1] - p[1]))) + 1
-    ys = np.linspace(p[0], q[0], steps).round().astype(int)
-    xs = np.linspace(p[1], q[1], steps).round().astype(int)
-    ok = (ys >= 0) & (ys < img.shape[0]) & (xs >= 0) & (xs < img.shape[1])
-    img[ys[ok], xs[ok]] = rgb
+    draw.line(img, p, q, rgb)
 
 
 def _disc(img, y, x, r, rgb):
-    yy, xx = np.ogrid[:img.shape[0], :img.shape[1]]
-    img[(yy - y) ** 2 + (xx - x) ** 2 <= r * r] = rgb
+    draw.disc(img, y, x, r, rgb)
 
 
 def _box(img, y, x, h, w, rgb):
-    img[max(y, 0):max(y + h, 0), max(x, 0):max(x + w, 0)] = rgb
+    draw.rect(img, y, x, h, w, rgb)
 
 
 def zone_centres(state) -> np.ndarray:
@@ -166,8 +140,11 @@ def render_rgb(state) -> np.ndarray:
                 _line(img, centres[z], centres[y], (150, 185, 215))
     for z in range(nz):
         _disc(img, *centres[z], 13, (95, 145, 195))
+    _, port_names, _, _ = names_of(state)
     for p in range(int(state[D.K_NUM_PORTS])):
         cy, cx = centres[int(state[D.K_PORT_ZONE + p])]
+        draw.text_centred(img, cy + 18, cx, str(port_names[p])[:12].upper(), (235, 240, 250),
+                          font=draw.SMALL)
         owner = int(state[D.S_P_OWNER + p])
         rgb = SEAT_RGB[owner] if owner >= 0 else ((40, 40, 40) if owner == D.CLOSED
                                                   else (225, 215, 190))
@@ -199,23 +176,35 @@ def render_rgb(state) -> np.ndarray:
                  for _ in range(int(state[D.S_G_GOODS + D.NUM_GOODS * g + t]))]
         for i, t in enumerate(cargo):
             _box(img, y + 1 + 2 * i, x + 20, 2, 6, GOOD_RGB[t])
-    _box(img, 0, 0, 14, WIDTH, (20, 30, 50))
-    _text(img, 4, 4, _title(state), (255, 230, 120))
+    _box(img, 0, 0, 16, WIDTH, (20, 30, 50))
+    x = draw.text(img, 3, 6, "Serenissima", (255, 230, 120))
+    draw.text(img, 3, x + 12, _title(state), (230, 230, 230))
     _box(img, HEIGHT - 66, 0, 66, WIDTH, (235, 230, 215))
     n = int(state[H_NUM_PLAYERS])
+    nports = int(state[D.K_NUM_PORTS])
+    to_move = int(state[H_TO_MOVE])
     for seat in range(n):
         x = 8 + seat * 158
-        _box(img, HEIGHT - 60, x, 8, 8, SEAT_RGB[seat])
-        _text(img, HEIGHT - 58, x + 12, f"{int(state[D.S_DUCATS + seat])} D "
-              f"{int(state[D.S_SUPPLY + seat])} S", (0, 0, 0), 1)
+        ports = int((state[D.S_P_OWNER:D.S_P_OWNER + nports] == seat).sum())
+        if seat == to_move:
+            _box(img, HEIGHT - 64, x - 4, 14, 152, (255, 250, 235))
+        _box(img, HEIGHT - 62, x, 10, 10, SEAT_RGB[seat])
+        draw.text(img, HEIGHT - 63, x + 14, f"{int(state[D.S_DUCATS + seat])}d "
+                  f"{int(state[D.S_SUPPLY + seat])}s {ports}p", (0, 0, 0))
+        if seat == to_move:
+            draw.text(img, HEIGHT - 63, x + 110, "<-", (200, 30, 30))
     last = int(state[D.K_TRACK_LAST])
     for s in range(last + 1):
         x = 8 + s * 20
         spaces = int(state[D.K_SCORING_4P] if n == 4 else state[D.K_SCORING_23P])
         rgb = (230, 190, 60) if spaces >> s & 1 else (190, 190, 190)
-        _box(img, HEIGHT - 40, x, 12, 16, rgb)
+        _box(img, HEIGHT - 44, x, 12, 16, rgb)
         if s == int(state[D.G_TRACK]):
-            _box(img, HEIGHT - 37, x + 5, 6, 6, (255, 255, 255))
+            _box(img, HEIGHT - 41, x + 5, 6, 6, (255, 255, 255))
     phase = D.PHASE_NAMES[int(state[H_PHASE])].replace("_", " ")
-    _text(img, HEIGHT - 20, 8, f"ROUND {int(state[D.G_ROUND])}  {phase}", (0, 0, 0))
+    who = {CHANCE: "chance", TERMINAL: "game over"}.get(to_move, f"{SEAT_NAMES[to_move]} to move"
+                                                         if 0 <= to_move < n else "")
+    draw.text(img, HEIGHT - 27, 8, f"round {int(state[D.G_ROUND])}  {phase}: {who}", (0, 0, 0))
+    draw.text(img, HEIGHT - 14, 8, "d ducats  s sailors in supply  p ports  "
+              "track: gold = scoring", (90, 80, 70))
     return img
