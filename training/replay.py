@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from meeplezoo.benchmarks.arena import resolve_game
 from meeplezoo.envs import make
+from meeplezoo.envs.core.draw import pad_even
 
 FORMAT = "meeplezoo-replay"
 VERSION = 1
@@ -237,22 +238,33 @@ def step_through(record, spec, states, moves, input_fn: Callable[[str], str], ou
             print("keys: Enter or n (next), b (back), q (quit)", file=out)
 
 
-def frames_of(spec, states: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """One rgb frame per position, with a progress bar under the board.
+def frames_of(spec, states: Sequence[np.ndarray], progress: bool = False):
+    """One rgb frame per position (a generator), with a progress bar under the board.
 
     The bar's colour alternates between frames so that two consecutive frames are never
-    identical: Pillow merges identical GIF frames, which would lose positions.
+    identical: Pillow merges identical GIF frames, which would lose positions.  Frames are
+    padded to even sides (H.264 needs them).  ``progress`` shows a tqdm bar on a terminal.
     """
     if spec.render_rgb is None:
         raise ValueError(f"{spec.name} has no rgb_array render, so no video")
-    frames = []
-    for index, state in enumerate(states):
-        image = np.asarray(spec.render_rgb(state), dtype=np.uint8)
+    indices = range(len(states))
+    if progress:
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            pass
+        else:
+            indices = tqdm(indices, desc="frames", unit="frame", disable=None, leave=False)
+    for index in indices:
+        image = np.asarray(spec.render_rgb(states[index]), dtype=np.uint8)
         bar = np.full((6, image.shape[1], 3), 40, dtype=np.uint8)
         filled = max(1, image.shape[1] * (index + 1) // len(states))
         bar[:, :filled] = (230, 160, 40) if index % 2 == 0 else (220, 150, 30)
-        frames.append(np.concatenate([image, bar], axis=0))
-    return frames
+        yield pad_even(np.concatenate([image, bar], axis=0))
+
+
+VIDEO_EXTRA = ("writing .mp4 needs imageio and imageio-ffmpeg: pip install 'meeplezoo[video]' "
+               "(or write a .gif)")
 
 
 def check_video_args(path: Path, fps: float) -> None:
@@ -262,30 +274,45 @@ def check_video_args(path: Path, fps: float) -> None:
         raise ValueError(f"cannot write {path.name}: use a .gif or .mp4 file name")
 
 
-def write_video(frames: Sequence[np.ndarray], path: str | Path, fps: float) -> Path:
-    """An animated GIF (Pillow) or an MP4 (imageio with ffmpeg)."""
+def _imageio():
+    """``imageio.v2`` with its ffmpeg plugin, or a ``ValueError`` naming the extra."""
+    try:
+        import imageio.v2 as imageio
+        import imageio_ffmpeg  # noqa: F401  (the bundled ffmpeg binary)
+    except ImportError:
+        raise ValueError(VIDEO_EXTRA) from None
+    return imageio
+
+
+def write_video(frames: Iterable[np.ndarray], path: str | Path, fps: float) -> int:
+    """Write an animated GIF (Pillow) or an MP4 (imageio-ffmpeg); returns the frame count.
+
+    The format follows the file name: ``.mp4`` for MP4, ``.gif`` for GIF.
+    """
     path = Path(path)
     check_video_args(path, fps)
-    suffix = path.suffix.lower()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if suffix == ".gif":
+    if path.suffix.lower() == ".gif":
         from PIL import Image
 
         images = [Image.fromarray(frame) for frame in frames]
+        path.parent.mkdir(parents=True, exist_ok=True)
         images[0].save(path, save_all=True, append_images=images[1:], loop=0,
                        duration=max(20, round(1000 / fps)))
-        return path
+        return len(images)
+    imageio = _imageio()                # first: a missing extra leaves nothing behind
+    path.parent.mkdir(parents=True, exist_ok=True)
+    count = 0
     try:
-        import imageio.v2 as imageio
-    except ImportError:
-        raise ValueError("writing .mp4 needs imageio and ffmpeg: pip install imageio "
-                         "imageio-ffmpeg (or write a .gif)") from None
-    try:
-        imageio.mimwrite(path, list(frames), fps=fps)
-    except (RuntimeError, OSError, ImportError, ValueError) as err:
-        raise ValueError(f"could not write {path} ({err}); pip install imageio-ffmpeg "
-                         f"(or write a .gif)") from None
-    return path
+        # macro_block_size=1: frames are already even-sized, so imageio must not rescale.
+        with imageio.get_writer(path, format="FFMPEG", mode="I", fps=fps, codec="libx264",
+                                pixelformat="yuv420p", macro_block_size=1,
+                                quality=8) as writer:
+            for frame in frames:
+                writer.append_data(frame)
+                count += 1
+    except (RuntimeError, OSError) as err:
+        raise ValueError(f"could not write {path} ({err})") from None
+    return count
 
 
 def parse_range(text: str | None, last: int) -> tuple[int, int]:
@@ -317,8 +344,9 @@ def replay_command(args, input_fn: Callable[[str], str] | None = None, out=None)
           + " vs ".join(record["seats"]) + f", seed {record['seed']}, "
           f"{len(moves)} moves (re-simulated; final scores match)", file=out)
     if args.video:
-        path = write_video(frames_of(spec, states[first:last + 1]), args.video, args.fps)
-        print(f"wrote {last - first + 1} frames to {path}", file=out)
+        count = write_video(frames_of(spec, states[first:last + 1], progress=True), args.video,
+                            args.fps)
+        print(f"wrote {count} frames to {args.video}", file=out)
     elif args.all:
         for index in range(first, last + 1):
             print(position_text(record, spec, states, moves, index), file=out)
@@ -331,6 +359,7 @@ def replay_command(args, input_fn: Callable[[str], str] | None = None, out=None)
 def add_arguments(parser) -> None:
     parser.add_argument("file", help="a replay written by meeplezoo play --save-to")
     parser.add_argument("--all", action="store_true", help="print every position and exit")
-    parser.add_argument("--video", help="write the game to an animated .gif or .mp4")
+    parser.add_argument("--video", help="write the game to an animated .gif, or an .mp4 "
+                        "(needs pip install 'meeplezoo[video]')")
     parser.add_argument("--fps", type=float, default=4.0, help="video frames per second")
     parser.add_argument("--positions", help="only positions A:B (0 is the start)")

@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import sys
 
+import numpy as np
 import pytest
 
 from meeplezoo.agents.registry import make_agent
 from meeplezoo.training.cli import main
 from meeplezoo.training.play import play_game
 from meeplezoo.training.replay import (
+    frames_of,
     read_replay,
     record_game,
     replay_command,
@@ -72,15 +75,36 @@ def test_gif_has_one_frame_per_position(replay_file, tmp_path, capsys):
         assert image.n_frames == 7     # identical frames would have been merged by Pillow
 
 
-def test_mp4_without_imageio_says_what_to_install(replay_file, tmp_path, capsys):
-    try:
-        import imageio  # noqa: F401
-    except ImportError:
-        assert main(["replay", str(replay_file), "--video", str(tmp_path / "g.mp4"),
-                     "--positions", "0:2"]) == 2
-        assert "pip install imageio imageio-ffmpeg" in capsys.readouterr().err
-    else:
-        pytest.skip("imageio is installed")
+def test_mp4_has_one_frame_per_position(replay_file, tmp_path, capsys):
+    imageio = pytest.importorskip("imageio.v2")
+    pytest.importorskip("imageio_ffmpeg")
+    mp4 = tmp_path / "video" / "game.mp4"
+    assert main(["replay", str(replay_file), "--video", str(mp4), "--positions", "0:4",
+                 "--fps", "5"]) == 0
+    assert "wrote 5 frames" in capsys.readouterr().out
+    frames = imageio.mimread(mp4)
+    assert len(frames) == 5
+    height, width = frames[0].shape[:2]
+    assert height % 2 == 0 and width % 2 == 0 and frames[0].std() > 10
+
+
+def test_mp4_without_the_video_extra_says_what_to_install(replay_file, tmp_path, capsys,
+                                                         monkeypatch):
+    monkeypatch.setitem(sys.modules, "imageio", None)      # import imageio -> ImportError
+    monkeypatch.setitem(sys.modules, "imageio.v2", None)
+    mp4 = tmp_path / "g.mp4"
+    assert main(["replay", str(replay_file), "--video", str(mp4), "--positions", "0:2"]) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'meeplezoo[video]'" in err and err.count("\n") == 1
+    assert not mp4.exists()
+
+
+def test_frames_are_even_sized_and_never_repeat(replay_file):
+    record = read_replay(replay_file)
+    env, states, _ = simulate(record)
+    frames = list(frames_of(env.spec, states[:4]))
+    assert all(f.shape[0] % 2 == 0 and f.shape[1] % 2 == 0 for f in frames)
+    assert all(not np.array_equal(a, b) for a, b in zip(frames, frames[1:], strict=False))
 
 
 def _edited(replay_file, tmp_path, **changes):
