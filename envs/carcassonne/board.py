@@ -1,28 +1,41 @@
-"""The packed board grid and legal placement enumeration (CA-6.3, HOT-1).
+"""The packed board grid, the frontier, and legal placement enumeration (CA-6.3, HOT-1).
 
 The grid holds, per cell, the placement index + 1 of the tile there (0 = empty), packed
-eight 7-bit cells per int64 so a state copy stays small (HOT-7).  The frontier is not
-stored: it is the empty orthogonal neighbours of the placed tiles, enumerated from the
-placement list; a cell next to several tiles is handled once, by its lowest-index
-neighbour.
+eight 7-bit cells per int64 so a state copy stays small (HOT-7).
+
+The frontier (the empty cells next to a placed tile) is kept in the state, sorted by cell
+index (row-major: y, then x), each cell with its requirement key: 2 bits per board side,
+0 when no tile is there, else 1 + the edge type the neighbour shows.  ``FITS[t, key]``
+then gives the fitting rotations of tile type t in one read.  Placing a tile removes its
+cell from the frontier, adds its new empty neighbours and updates the keys of the others.
+The frontier's order is the default action layout: placement ``4 * j + r`` puts the tile
+on frontier cell j (``F_CELL + j``) with rotation r.  The "grid" layout (DEC-2) uses
+``cell * 4 + r`` instead; both enumerate the same legal set in the same order.
 """
 
 from __future__ import annotations
 
 from ..core.jit import njit
 from .data import (
+    BOARD_WIDTH,
     C_DEDUPE,
+    C_LAYOUT,
     CELL_BITS,
     CELLS_PER_WORD,
     DISTINCT_ROTATIONS,
+    F_CELL,
+    F_KEY,
+    FITS,
+    FRONTIER_SLOTS,
+    G_BOX,
+    G_FRONTIER,
     G_HAND,
-    G_PLACED,
     GRID,
-    NUM_PLACEMENTS,
-    ROT_CODE,
+    GRID_PLACEMENTS,
+    LAYOUT_GRID,
+    NUM_CELLS,
     ROT_EDGE,
     STEP,
-    T_CELL,
     T_ROT,
     T_TYPE,
 )
@@ -51,80 +64,126 @@ def facing_edge(state, index, side):
 
 
 @njit
-def requirement(state, cell):
-    """(required 2-bit edge codes, constrained-sides mask) of an empty cell (HOT-1)."""
-    required = 0
-    constrained = 0
-    for side in range(4):
-        other = tile_at(state, cell + STEP[side])
-        if other >= 0:
-            required |= facing_edge(state, other, (side + 2) % 4) << (2 * side)
-            constrained |= 3 << (2 * side)
-    return required, constrained
+def frontier_find(state, cell):
+    """(position, found): where ``cell`` is or would be inserted in the sorted frontier."""
+    low = 0
+    high = state[G_FRONTIER]
+    while low < high:
+        mid = (low + high) >> 1
+        if state[F_CELL + mid] < cell:
+            low = mid + 1
+        else:
+            high = mid
+    return low, low < state[G_FRONTIER] and state[F_CELL + low] == cell
 
 
 @njit
-def first_visit(state, cell, index):
-    """True when placed tile ``index`` is the lowest-index tile next to empty ``cell``."""
+def update_frontier(state, cell, tile_type, rotation):
+    """A tile went onto ``cell``: drop it from the frontier, add or update its neighbours."""
+    size = state[G_FRONTIER]
+    pos, found = frontier_find(state, cell)
+    if found:
+        for j in range(pos, size - 1):
+            state[F_CELL + j] = state[F_CELL + j + 1]
+            state[F_KEY + j] = state[F_KEY + j + 1]
+        size -= 1
+        state[F_CELL + size] = 0
+        state[F_KEY + size] = 0
+        state[G_FRONTIER] = size
     for side in range(4):
-        other = tile_at(state, cell + STEP[side])
-        if 0 <= other < index:
-            return False
-    return True
+        near = cell + STEP[side]
+        if tile_at(state, near) >= 0:
+            continue
+        # The neighbour sees this tile on its side (side + 2) % 4.
+        bits = (1 + ROT_EDGE[tile_type, rotation, side]) << (2 * ((side + 2) % 4))
+        pos, found = frontier_find(state, near)
+        if found:
+            state[F_KEY + pos] |= bits
+            continue
+        size = state[G_FRONTIER]
+        for j in range(size, pos, -1):
+            state[F_CELL + j] = state[F_CELL + j - 1]
+            state[F_KEY + j] = state[F_KEY + j - 1]
+        state[F_CELL + pos] = near
+        state[F_KEY + pos] = bits
+        state[G_FRONTIER] = size + 1
+
+
+@njit
+def update_box(state, index, cell):
+    """Grow the tiles' bounding box (grid columns and rows) by placement ``index``."""
+    col = cell % BOARD_WIDTH
+    row = cell // BOARD_WIDTH
+    if index == 0:
+        state[G_BOX] = state[G_BOX + 1] = col
+        state[G_BOX + 2] = state[G_BOX + 3] = row
+        return
+    state[G_BOX] = min(state[G_BOX], col)
+    state[G_BOX + 1] = max(state[G_BOX + 1], col)
+    state[G_BOX + 2] = min(state[G_BOX + 2], row)
+    state[G_BOX + 3] = max(state[G_BOX + 3], row)
+
+
+@njit
+def rotation_filter(state, tile_type):
+    """DEC-6: with ``dedupe_rotations`` only the lowest of identical rotations."""
+    if state[C_DEDUPE]:
+        return (1 << DISTINCT_ROTATIONS[tile_type]) - 1
+    return 15
+
+
+@njit
+def fitting_rotations(state, tile_type, j):
+    """Bit r set when ``tile_type`` fits frontier cell j with rotation r (CA-6.3)."""
+    return FITS[tile_type, state[F_KEY + j]] & rotation_filter(state, tile_type)
 
 
 @njit
 def legal_placements(state, tile_type, out):
-    """Write every legal placement action (cell * 4 + r) of ``tile_type``; return how many.
-
-    CA-6.3: an empty cell with an orthogonal neighbour, edges equal on every occupied side.
-    ``out`` needs room for 4 * (2 * placed + 2) actions (DEC-5 bound).
-    """
+    """Write every legal placement action of ``tile_type`` in the state's layout, ascending;
+    return how many.  ``out`` needs room for 4 * FRONTIER_SLOTS actions (DEC-5 bound)."""
+    grid = state[C_LAYOUT] == LAYOUT_GRID
     count = 0
-    # DEC-6: rotation r + k * DISTINCT_ROTATIONS gives the same board as r.
-    rotations = DISTINCT_ROTATIONS[tile_type] if state[C_DEDUPE] else 4
-    for index in range(state[G_PLACED]):
-        origin = state[T_CELL + index]
-        for side in range(4):
-            cell = origin + STEP[side]
-            if tile_at(state, cell) >= 0 or not first_visit(state, cell, index):
-                continue
-            required, constrained = requirement(state, cell)
-            for r in range(rotations):
-                if ROT_CODE[tile_type, r] & constrained == required:
-                    out[count] = cell * 4 + r
-                    count += 1
+    for j in range(state[G_FRONTIER]):
+        bits = fitting_rotations(state, tile_type, j)
+        if bits == 0:
+            continue
+        base = state[F_CELL + j] * 4 if grid else 4 * j
+        for r in range(4):
+            if bits >> r & 1:
+                out[count] = base + r
+                count += 1
     return count
 
 
 @njit
 def has_legal_placement(state, tile_type):
     """CA-6.4 / AMB-6: can ``tile_type`` go anywhere (meeples ignored)?"""
-    for index in range(state[G_PLACED]):
-        origin = state[T_CELL + index]
-        for side in range(4):
-            cell = origin + STEP[side]
-            if tile_at(state, cell) >= 0:
-                continue
-            required, constrained = requirement(state, cell)
-            for r in range(4):
-                if ROT_CODE[tile_type, r] & constrained == required:
-                    return True
+    for j in range(state[G_FRONTIER]):
+        if FITS[tile_type, state[F_KEY + j]]:
+            return True
     return False
 
 
 @njit
+def placement_cell(state, action):
+    """The cell of a placement action in the state's layout (-1 when it names none)."""
+    if state[C_LAYOUT] == LAYOUT_GRID:
+        return action // 4 if 0 <= action < GRID_PLACEMENTS else -1
+    j = action // 4
+    if action < 0 or j >= FRONTIER_SLOTS or j >= state[G_FRONTIER]:
+        return -1
+    return state[F_CELL + j]
+
+
+@njit
 def is_legal_placement(state, action):
-    """One placement of the tile in hand checked from scratch (tests, parsing)."""
-    if action < 0 or action >= NUM_PLACEMENTS:
+    """One placement of the tile in hand checked from the frontier (tests, parsing)."""
+    cell = placement_cell(state, action)
+    if cell < 0 or cell >= NUM_CELLS:
         return False
-    cell, r = action // 4, action % 4
-    if tile_at(state, cell) >= 0:
-        return False
-    required, constrained = requirement(state, cell)
-    if state[C_DEDUPE] and r >= DISTINCT_ROTATIONS[state[G_HAND]]:
-        return False
-    return constrained != 0 and ROT_CODE[state[G_HAND], r] & constrained == required
+    pos, found = frontier_find(state, cell)
+    return found and (fitting_rotations(state, state[G_HAND], pos) >> (action % 4)) & 1 == 1
 
 
 @njit

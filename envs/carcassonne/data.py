@@ -32,8 +32,8 @@ MAX_SLOTS = 8                                # CA-3.7
 MAX_TILES = 90                               # CA-5.6: 72 + 18, start tile included
 
 # DEC-2: a W x W grid centred on the start tile holds every legal game (tile k lies
-# within Manhattan distance k of the origin).  One size for both tile sets, so the action
-# space does not depend on the options.
+# within Manhattan distance k of the origin).  One size for both tile sets.  It addresses
+# cells in the state (the packed grid) and the optional "grid" action layout.
 BOARD_WIDTH = 2 * MAX_TILES + 1              # 181
 CENTER = MAX_TILES                           # grid index of x = 0 / y = 0
 NUM_CELLS = BOARD_WIDTH * BOARD_WIDTH
@@ -41,11 +41,24 @@ STEP = np.array([-BOARD_WIDTH, 1, BOARD_WIDTH, -1], dtype=np.int64)   # N E S W 
 CELLS_PER_WORD, CELL_BITS = 8, 7             # grid packed 8 cells of 7 bits per int64
 GRID_WORDS = (NUM_CELLS + CELLS_PER_WORD - 1) // CELLS_PER_WORD
 
-# --- actions (DEC-2, DEC-3, DEC-4) ---------------------------------------------------------
-NUM_PLACEMENTS = NUM_CELLS * 4               # ((y + c) * W + (x + c)) * 4 + r
+# --- actions (DEC-2..DEC-5) ----------------------------------------------------------------
+# Default "frontier" layout: placement 4 * j + r, where j indexes the frontier (the empty
+# cells next to a placed tile) sorted by cell index, i.e. row-major (y, then x).  n placed
+# tiles have at most 2n + 2 frontier cells (DEC-5), and a placement happens with at most
+# 89 tiles down, so 180 slots reach every legal placement of every game.
+FRONTIER_SLOTS = 2 * (MAX_TILES - 1) + 2     # 180 slots that can hold a placement
+FRONTIER_CAP = 2 * MAX_TILES + 2             # 182: the frontier stored in the state
+NUM_PLACEMENTS = 4 * FRONTIER_SLOTS          # 720
 A_MEEPLE = NUM_PLACEMENTS                    # + slot * 2 + (0 normal | 1 large)
 A_NO_MEEPLE = A_MEEPLE + 2 * MAX_SLOTS
-NUM_ACTIONS = A_NO_MEEPLE + 1                # 131,061
+NUM_ACTIONS = A_NO_MEEPLE + 1                # 737
+# Optional "grid" layout, the spec's DEC-2: ((y + c) * W + (x + c)) * 4 + r.
+GRID_PLACEMENTS = NUM_CELLS * 4              # 131,044
+GRID_A_MEEPLE = GRID_PLACEMENTS
+GRID_A_NO_MEEPLE = GRID_A_MEEPLE + 2 * MAX_SLOTS
+GRID_NUM_ACTIONS = GRID_A_NO_MEEPLE + 1      # 131,061
+LAYOUT_FRONTIER, LAYOUT_GRID = 0, 1
+PLACEMENT_LAYOUTS = ("frontier", "grid")
 NORMAL, LARGE = 0, 1
 
 # --- phases -------------------------------------------------------------------------------
@@ -123,6 +136,22 @@ def _rotate_tables():
 
 ROT_EDGE, ROT_CODE, SIDE_SLOT, HALF_SLOT, PORT_SIDES = _rotate_tables()
 
+
+def _fit_table():
+    """HOT-1: a frontier cell's requirement is a key, 2 bits per board side d (0 = no tile
+    there, else 1 + the edge type the neighbour shows); FITS[t, key] has bit r set when
+    tile t with rotation r matches every constrained side (CA-6.3)."""
+    fits = np.zeros((NUM_TYPES, 256), dtype=np.int64)
+    for key in range(1, 256):
+        for t in range(NUM_TYPES):
+            for r in range(4):
+                if all((key >> (2 * d)) & 3 in (0, 1 + ROT_EDGE[t, r, d]) for d in range(4)):
+                    fits[t, key] |= 1 << r
+    return fits
+
+
+FITS = _fit_table()
+
 # --- options (spec §15) ------------------------------------------------------------------
 FARM_RULES = ("c3", "c1_v2", "c1_v1")                 # AMB-1
 SMALL_CITY_RULES = ("c2c3", "c1_early")               # AMB-12
@@ -138,6 +167,9 @@ DEFAULT_OPTIONS = {
     # DEC-6: list only the lowest of rotations that give the same board (smaller MCTS
     # branching); off by default so the mask is the full legal set of CA-6.3.
     "dedupe_rotations": False,
+    # Action layout of the placements: "frontier" (737 actions) or the spec's DEC-2
+    # "grid" (131,061 actions); the same rules and the same legal (cell, r) sets.
+    "placement_layout": "frontier",
 }
 NORMAL_MEEPLES = 7                                    # CA-2.5
 
@@ -149,7 +181,8 @@ C_SMALL_CITY = C_FARM_RULE + 1
 C_IC_INN = C_SMALL_CITY + 1
 C_AUTO_PASS = C_IC_INN + 1
 C_DEDUPE = C_AUTO_PASS + 1
-CONFIG_SIZE = C_DEDUPE + 1 - HEADER_SIZE
+C_LAYOUT = C_DEDUPE + 1            # LAYOUT_FRONTIER | LAYOUT_GRID
+CONFIG_SIZE = C_LAYOUT + 1 - HEADER_SIZE
 
 G_START_SEAT = HEADER_SIZE + CONFIG_SIZE
 G_ACTIVE = G_START_SEAT + 1        # whose turn it is, also during the draw (chance)
@@ -174,11 +207,15 @@ N_FLAGS = N_SHIELDS + NUM_NODES    # (root) bit 0 inn, bit 1 cathedral
 N_FIGURES = N_FLAGS + NUM_NODES    # (root) meeples in the feature (figures, CA-11.7)
 N_MEEPLE = N_FIGURES + NUM_NODES   # (node) 0, or 1 + 2 * owner + (0 normal | 1 large)
 GRID = N_MEEPLE + NUM_NODES        # packed grid: placement index + 1, 0 = empty
-STATE_SIZE = GRID + GRID_WORDS
+G_BOX = GRID + GRID_WORDS          # bounding box of the tiles: column min, max, row min, max
+G_FRONTIER = G_BOX + 4             # number of frontier cells
+F_CELL = G_FRONTIER + 1            # frontier cells, ascending (the frontier layout's j)
+F_KEY = F_CELL + FRONTIER_CAP      # their requirement keys (see FITS)
+STATE_SIZE = F_KEY + FRONTIER_CAP
 FLAG_INN, FLAG_CATHEDRAL = 1, 2
 
-# --- observation (DEC-8) --------------------------------------------------------------------
-OBS_WINDOW = 41                    # planes cover x, y in -20..20 around the start tile
+# --- observation (DEC-8; see observe.py) ---------------------------------------------------
+OBS_WINDOW = 15                    # planes cover 15 x 15 cells around the board's centre
 OBS_HALF = OBS_WINDOW // 2
 OBS_CELLS = OBS_WINDOW * OBS_WINDOW
 (PL_OCCUPIED, PL_CITY, PL_ROAD, PL_MONASTERY, PL_SHIELD, PL_INN, PL_CATHEDRAL, PL_FRONTIER,
@@ -195,8 +232,37 @@ V_LARGE = V_NORMAL + MAX_PLAYERS
 V_PRESENT = V_LARGE + MAX_PLAYERS
 V_PILE_LEFT = V_PRESENT + MAX_PLAYERS
 V_OUTSIDE = V_PILE_LEFT + 1        # tiles beyond the window / 10
-OBS_SIZE = V_OUTSIDE + 1
+V_ORIGIN = V_OUTSIDE + 1           # window's top-left cell (x0, y0) / MAX_TILES
+V_FRONTIER = V_ORIGIN + 2          # frontier cells / FRONTIER_SLOTS
+V_SLOTS = V_FRONTIER + 1           # per frontier slot j: (present, column, row) in the window
+OBS_SIZE = V_SLOTS + 3 * FRONTIER_SLOTS
+OBS_VECTOR_SIZE = OBS_SIZE - OBS_PLANES_SIZE
 MAX_CHANCE_OUTCOMES = NUM_TYPES
+
+
+def _observation_marks():
+    """Per (type, rotation): the planes 0..12 a tile sets to 1 (occupied, city and road
+    sides, monastery, shield, inn, cathedral), as a list and its length (observe.py)."""
+    marks = np.zeros((NUM_TYPES, 4, 13), dtype=np.int64)
+    count = np.zeros((NUM_TYPES, 4), dtype=np.int64)
+    for t in range(NUM_TYPES):
+        for r in range(4):
+            planes = [PL_OCCUPIED]
+            for d in range(4):
+                if ROT_EDGE[t, r, d] == CITY_EDGE:
+                    planes.append(PL_CITY + d)
+                elif ROT_EDGE[t, r, d] == ROAD_EDGE:
+                    planes.append(PL_ROAD + d)
+            for flag, plane in ((HAS_MONASTERY[t], PL_MONASTERY), (SEG_SHIELD[t].any(), PL_SHIELD),
+                                (SEG_INN[t].any(), PL_INN), (SEG_CATHEDRAL[t].any(), PL_CATHEDRAL)):
+                if flag:
+                    planes.append(plane)
+            count[t, r] = len(planes)
+            marks[t, r, :len(planes)] = planes
+    return marks, count
+
+
+OBS_MARKS, OBS_MARK_COUNT = _observation_marks()
 
 
 def _state_fields() -> dict[str, tuple[int, int]]:
@@ -206,7 +272,7 @@ def _state_fields() -> dict[str, tuple[int, int]]:
         "expansion_inns_cathedrals": (C_EXPANSION, 1), "farmers": (C_FARMERS, 1),
         "farm_scoring": (C_FARM_RULE, 1), "small_city_rule": (C_SMALL_CITY, 1),
         "ic_tjunction_inn": (C_IC_INN, 1), "auto_pass_meeple": (C_AUTO_PASS, 1),
-        "dedupe_rotations": (C_DEDUPE, 1),
+        "dedupe_rotations": (C_DEDUPE, 1), "placement_layout": (C_LAYOUT, 1),
         "start_seat": (G_START_SEAT, 1), "active_seat": (G_ACTIVE, 1), "hand": (G_HAND, 1),
         "placed": (G_PLACED, 1), "pile_left": (G_PILE_LEFT, 1), "discarded": (G_DISCARDED, 1),
         "scores": (G_SCORE, MAX_PLAYERS), "normal_meeples": (G_NORMAL, MAX_PLAYERS),
@@ -217,6 +283,8 @@ def _state_fields() -> dict[str, tuple[int, int]]:
         "node_open": (N_OPEN, NUM_NODES), "node_shields": (N_SHIELDS, NUM_NODES),
         "node_flags": (N_FLAGS, NUM_NODES), "node_figures": (N_FIGURES, NUM_NODES),
         "node_meeple": (N_MEEPLE, NUM_NODES), "grid": (GRID, GRID_WORDS),
+        "bounding_box": (G_BOX, 4), "frontier_size": (G_FRONTIER, 1),
+        "frontier_cells": (F_CELL, FRONTIER_CAP), "frontier_keys": (F_KEY, FRONTIER_CAP),
     }
     assert sum(length for _, length in fields.values()) == STATE_SIZE
     return fields
@@ -233,9 +301,58 @@ def xy_of(cell: int) -> tuple[int, int]:
     return cell % BOARD_WIDTH - CENTER, cell // BOARD_WIDTH - CENTER
 
 
-def placement_action(x: int, y: int, rotation: int) -> int:
+def layout_of(state: np.ndarray) -> int:
+    return int(state[C_LAYOUT])
+
+
+def meeple_base(state: np.ndarray) -> int:
+    """First meeple action of the state's layout (A_MEEPLE or GRID_A_MEEPLE)."""
+    return GRID_A_MEEPLE if state[C_LAYOUT] == LAYOUT_GRID else A_MEEPLE
+
+
+def num_actions_of(layout: int) -> int:
+    return GRID_NUM_ACTIONS if layout == LAYOUT_GRID else NUM_ACTIONS
+
+
+def grid_placement_action(x: int, y: int, rotation: int) -> int:
+    """The DEC-2 grid action of (x, y, r)."""
     return cell_of(x, y) * 4 + rotation
 
 
-def meeple_action(slot: int, large: bool = False) -> int:
-    return A_MEEPLE + 2 * slot + int(large)
+def frontier_slot(state: np.ndarray, cell: int) -> int:
+    """Index j of ``cell`` in the state's frontier, or -1."""
+    size = int(state[G_FRONTIER])
+    cells = state[F_CELL:F_CELL + size]
+    j = int(np.searchsorted(cells, cell))
+    return j if j < size and cells[j] == cell else -1
+
+
+def placement_action(state: np.ndarray, x: int, y: int, rotation: int) -> int:
+    """The action placing a tile at (x, y) with ``rotation`` in the state's layout (-1 when
+    (x, y) is not a frontier cell of the frontier layout)."""
+    if state[C_LAYOUT] == LAYOUT_GRID:
+        return grid_placement_action(x, y, rotation)
+    j = frontier_slot(state, cell_of(x, y))
+    return -1 if j < 0 else 4 * j + rotation
+
+
+def placement_of(state: np.ndarray, action: int) -> tuple[int, int, int] | None:
+    """(x, y, r) of a placement action in the state's layout; None when it names no
+    frontier cell (frontier layout) or is not a placement."""
+    action = int(action)
+    if state[C_LAYOUT] == LAYOUT_GRID:
+        if not 0 <= action < GRID_PLACEMENTS:
+            return None
+        return (*xy_of(action // 4), action % 4)
+    if not 0 <= action < NUM_PLACEMENTS or action // 4 >= state[G_FRONTIER]:
+        return None
+    return (*xy_of(int(state[F_CELL + action // 4])), action % 4)
+
+
+def meeple_action(slot: int, large: bool = False, layout: int = LAYOUT_FRONTIER) -> int:
+    base = GRID_A_MEEPLE if layout == LAYOUT_GRID else A_MEEPLE
+    return base + 2 * slot + int(large)
+
+
+def no_meeple_action(layout: int = LAYOUT_FRONTIER) -> int:
+    return GRID_A_NO_MEEPLE if layout == LAYOUT_GRID else A_NO_MEEPLE

@@ -1,34 +1,73 @@
 """Carcassonne (Klaus-Juergen Wrede, Hans im Glueck; 3rd edition) with Inns & Cathedrals.
 
-| Import             | ``from meeplezoo.envs import carcassonne_v0``                      |
-|--------------------|--------------------------------------------------------------------|
-| Actions            | Discrete(131061), masked (spec DEC-2..DEC-4)                       |
-| Players            | 2-6 (``player_0`` .. ``player_5``; 6 only with Inns & Cathedrals)  |
-| Observation        | dict: ``observation`` float32[45497], ``action_mask`` int8[131061] |
-| Rewards            | at the end only; ``win_loss`` (default), ``rank``, ``score_margin`` |
-| Chance             | tile draws, by the env's seeded generator (``reset(seed=...)``)    |
+| Import             | ``from meeplezoo.envs import carcassonne_v0``                        |
+|--------------------|----------------------------------------------------------------------|
+| Actions            | Discrete(737), masked: 720 placements + 17 meeple actions            |
+|                    | (``placement_layout="grid"``: Discrete(131061), spec DEC-2)          |
+| Players            | 2-6 (``player_0`` .. ``player_5``; 6 only with Inns & Cathedrals)    |
+| Observation        | dict: ``observation`` float32[6726], ``action_mask`` int8[737]       |
+| Observation shape  | 27 planes x 15 x 15 (window on the board's centre) + vector of 651   |
+| Rewards            | at the end only; ``win_loss`` (default), ``rank``, ``score_margin``   |
+| Chance             | tile draws, by the env's seeded generator (``reset(seed=...)``)      |
 
-A turn is two decisions by the same agent: place the drawn tile (action
-``((y + 90) * 181 + (x + 90)) * 4 + r`` on a 181 x 181 grid centred on the start tile, big
-enough for any legal game), then a meeple (``131044 + 2 * slot + large``, or ``131060``
-for no meeple; skipped when that is the only choice and ``auto_pass_meeple`` is on).
+**Turn.** Two decisions by the same agent (spec DEC-4): place the drawn tile, then a
+meeple on the tile just placed (skipped when "no meeple" is the only choice and
+``auto_pass_meeple`` is on).  Tile draws are chance events resolved by the env; a tile
+that fits nowhere leaves the game and the same player draws again (CA-6.4).
 
-Observation: 27 board planes of 41 x 41 around the start tile plus a vector (see
-``observe.py``); seats rotated so the observer is first, padded to six.
+**Actions (default ``placement_layout="frontier"``).**
+
+=============  ==============================================================================
+0 .. 719       place the tile in hand on frontier cell ``j = a // 4`` with rotation
+               ``r = a % 4`` (quarter turns clockwise).  The frontier is the empty cells next
+               to a placed tile, sorted row-major (by y, then x); at most 2n + 2 cells for n
+               tiles, so 180 slots reach every legal placement of any game.  The mask is
+               exactly the legal (cell, rotation) set of CA-6.3.
+720 + 2s + k   a meeple on slot s (0..7) of the tile just placed; k = 0 normal, 1 large
+736            no meeple
+=============  ==============================================================================
+
+Slot j's cell is in the observation (its window column and row), in
+``env.unwrapped.state[F_CELL + j]`` (``data.placement_of(state, a)`` gives (x, y, r)),
+and in the move names (``L@(1,0) r2``).  ``placement_layout="grid"`` keeps the spec's
+fixed cell semantics instead: placement ``((y + 90) * 181 + (x + 90)) * 4 + r`` on a
+181 x 181 grid centred on the start tile, meeple actions from 131044, no meeple 131060.
+Both layouts list the same legal placements in the same order (ascending cells) and play
+the same games; only the numbering differs.  ``spec_for("grid")`` is the GameSpec of the
+grid layout, for code that builds its own buffers (``BatchEnv``, MCTS).
+
+**Observation** (``observe.py``; seats rotated so the observer is first, padded to six):
+27 planes of 15 x 15 over a window centred on the placed tiles' bounding box (tiles, city
+and road sides, monasteries, shields, inns, cathedrals, open sides, frontier, meeples
+per seat, farmers, where the tile in hand fits per rotation, the tile just placed), then
+a vector of 651: phase, tile in hand, pile counts, scores and supplies per seat, tiles
+outside the window, the window origin, and per frontier slot j (present, column, row), so
+a convolutional policy can gather slot j's four placement logits at its cell.
+``observe.split_observation`` and ``observe.slot_positions`` give the parts.
 
 Rule options (spec §15): ``expansion_inns_cathedrals`` (True), ``farmers`` (True),
 ``farm_scoring`` ("c3" | "c1_v2" | "c1_v1"), ``small_city_rule`` ("c2c3" | "c1_early"),
 ``ic_tjunction_inn`` ("east_only" | "east_and_west"), ``unplaceable`` ("remove"),
-``auto_pass_meeple`` (True), ``dedupe_rotations`` (False; DEC-6).  Env options:
-``num_players``, ``render_mode`` ("human", "ansi", "rgb_array"), ``reward_scheme``,
-``margin_scale``, ``start_seat`` (a seat or "random"), and in ``env()`` ``illegal``
-("raise" | "penalty").
+``auto_pass_meeple`` (True), ``dedupe_rotations`` (False; DEC-6), ``placement_layout``
+("frontier" | "grid").  Env options: ``num_players``, ``render_mode`` ("human", "ansi",
+"rgb_array"), ``reward_scheme``, ``margin_scale``, ``start_seat`` (a seat or "random"),
+and in ``env()`` ``illegal`` ("raise" | "penalty").
 
 Engine choices where the spec leaves room: ties share the win (AMB-10); ``scores()``
-before the end is the score as if the game ended now.  Version history: v0, first release.
+before the end is the score as if the game ended now.
+
+Version history (the registry name stays ``carcassonne_v0``):
+
+* v0.2 (2026-11-30): frontier action layout by default (737 actions instead of 131,061;
+  the grid stays as ``placement_layout="grid"``), observation of 27 x 15 x 15 planes on a
+  window that follows the board plus per-slot positions (was 27 x 41 x 41 around the
+  start tile), rgb frames with a side panel.  Same rules, same games for the same seed.
+* v0.1: first release (grid layout, 41 x 41 observation).
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 
@@ -38,13 +77,26 @@ from ..core.wrappers import make_env_factory
 from . import data as D
 from . import masks, observe, policy, rules
 from .notation import action_to_str
-from .options import check_player_count, make_config
-from .validate import validate_state
+from .options import check_player_count, make_config_for
+from .validate import validator_for
 
 SPEC = game_spec(
     "carcassonne_v0", D, (rules, masks, observe, policy),
-    make_config=make_config, action_to_str=action_to_str, validate_state=validate_state,
+    make_config=make_config_for("frontier"), action_to_str=action_to_str,
+    validate_state=validator_for(D.LAYOUT_FRONTIER),
     render_module=__package__ + ".render", turn_owner_slot=D.G_ACTIVE)
+# The spec's DEC-2 grid: same kernels and observation, 131,061 actions.
+GRID_SPEC = dataclasses.replace(
+    SPEC, num_actions=D.GRID_NUM_ACTIONS, make_config=make_config_for("grid"),
+    validate_state=validator_for(D.LAYOUT_GRID))
+
+
+def spec_for(placement_layout: str = "frontier"):
+    """The GameSpec of one action layout ("frontier", the default, or "grid")."""
+    if placement_layout not in D.PLACEMENT_LAYOUTS:
+        raise ValueError(f"placement_layout must be one of {D.PLACEMENT_LAYOUTS}, "
+                         f"got {placement_layout!r}")
+    return GRID_SPEC if placement_layout == "grid" else SPEC
 
 
 class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
@@ -52,14 +104,16 @@ class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
     metadata = env_metadata(SPEC.name)
 
     def __init__(self, num_players: int = 2, **kwargs):
+        if kwargs.get("placement_layout") == "grid":
+            self.spec = GRID_SPEC           # this env's buffers and spaces are the grid's
         super().__init__(num_players=num_players, **kwargs)
         check_player_count(self.num_players, self._config)
         self._legal_buffer = np.zeros(policy.MAX_LIST, dtype=np.int64)
 
     def legal_actions(self) -> list[int]:
-        """Ascending legal actions, listed by the compiled kernel (no 131k-entry mask scan)."""
+        """Ascending legal actions, listed by the compiled kernel (no mask scan)."""
         count = masks.legal_actions(self.state, self._legal_buffer)
-        return sorted(self._legal_buffer[:count].tolist())
+        return self._legal_buffer[:count].tolist()
 
     def clone(self):
         twin = super().clone()

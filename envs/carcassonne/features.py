@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.jit import njit
-from .board import occupied_around, set_tile_at, tile_at
+from .board import occupied_around, set_tile_at, tile_at, update_box, update_frontier
 from .data import (
     C_FARM_RULE,
     C_FARMERS,
@@ -104,6 +104,8 @@ def add_tile(state, index, tile_type, rotation, cell):
     state[T_ROT + index] = rotation
     state[T_CELL + index] = cell
     set_tile_at(state, cell, index)
+    update_frontier(state, cell, tile_type, rotation)
+    update_box(state, index, cell)
     for slot in range(NUM_SLOTS[tile_type]):
         node = index * MAX_SLOTS + slot
         kind = SEG_KIND[tile_type, slot]

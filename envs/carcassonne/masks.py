@@ -1,26 +1,32 @@
-"""Legal-action masks: placements of the tile in hand (DEC-2) and meeple actions (DEC-3)."""
+"""Legal-action masks: placements of the tile in hand (frontier or grid layout, DEC-2) and
+meeple actions (DEC-3).  The meeple actions follow the placements: ``A_MEEPLE`` (737
+actions in all) in the frontier layout, ``GRID_A_MEEPLE`` (131,061) in the grid layout."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..core.contract import H_PHASE
 from ..core.jit import njit
-from .board import legal_placements
+from .board import fitting_rotations, legal_placements
 from .data import (
     A_MEEPLE,
-    A_NO_MEEPLE,
     C_FARMERS,
+    C_LAYOUT,
+    F_CELL,
     FIELD,
     G_ACTIVE,
+    G_FRONTIER,
     G_HAND,
     G_LARGE,
     G_NORMAL,
     G_PLACED,
+    GRID_A_MEEPLE,
+    GRID_NUM_ACTIONS,
+    LAYOUT_GRID,
     MAX_SLOTS,
-    MAX_TILES,
     N_FIGURES,
     N_ROOT,
+    NUM_ACTIONS,
+    NUM_PLACEMENTS,
     NUM_SLOTS,
     PH_MEEPLE,
     PH_PLACE,
@@ -28,7 +34,22 @@ from .data import (
     T_TYPE,
 )
 
-MAX_PLACEMENT_ACTIONS = 4 * (2 * MAX_TILES + 2)     # DEC-5: frontier <= 2n + 2 cells
+MAX_PLACEMENT_ACTIONS = NUM_PLACEMENTS     # DEC-5: at most 180 frontier cells x 4
+
+
+@njit
+def meeple_base(state):
+    """The first meeple action of the state's layout; "no meeple" is ``base + 16``."""
+    return GRID_A_MEEPLE if state[C_LAYOUT] == LAYOUT_GRID else A_MEEPLE
+
+
+@njit
+def check_mask_size(state, mask):
+    """A mask sized for the other layout would be written out of bounds: refuse it."""
+    need = GRID_NUM_ACTIONS if state[C_LAYOUT] == LAYOUT_GRID else NUM_ACTIONS
+    if mask.shape[0] < need:
+        raise ValueError("carcassonne: the action mask is too small for this state's "
+                         "placement_layout (use the spec of that layout)")
 
 
 @njit
@@ -39,6 +60,7 @@ def meeple_options(state, seat, mask, write):
     tile_type = state[T_TYPE + index]
     normal = state[G_NORMAL + seat] > 0
     large = state[G_LARGE + seat] > 0
+    base = meeple_base(state)
     count = 0
     for slot in range(NUM_SLOTS[tile_type]):
         if SEG_KIND[tile_type, slot] == FIELD and not state[C_FARMERS]:
@@ -48,30 +70,36 @@ def meeple_options(state, seat, mask, write):
         if normal:
             count += 1
             if write:
-                mask[A_MEEPLE + 2 * slot] = 1
+                mask[base + 2 * slot] = 1
         if large:
             count += 1
             if write:
-                mask[A_MEEPLE + 2 * slot + 1] = 1
+                mask[base + 2 * slot + 1] = 1
     return count
 
 
 @njit
 def legal_mask(state, mask):
     """Write the legal actions of the seat to move into ``mask``; returns their number."""
+    check_mask_size(state, mask)
     mask.fill(0)
     return set_legal(state, mask)
 
 
 @njit
 def clear_legal(state, mask):
-    """Zero the entries that ``legal_mask`` set for this very state: clearing ~40 entries
-    instead of 131,061 keeps the fused env step fast."""
+    """Zero the entries that ``legal_mask`` set for this very state.  The frontier layout's
+    737 entries are simply cleared; the grid layout's 131,061 are not (only the ~40 set)."""
+    if state[C_LAYOUT] != LAYOUT_GRID:
+        mask[:NUM_ACTIONS] = 0
+        return
     if state[H_PHASE] == PH_PLACE:
-        actions = np.empty(MAX_PLACEMENT_ACTIONS, dtype=np.int64)
-        for i in range(legal_placements(state, state[G_HAND], actions)):
-            mask[actions[i]] = 0
-    for action in range(A_MEEPLE, A_NO_MEEPLE + 1):
+        for j in range(state[G_FRONTIER]):
+            cell = state[F_CELL + j]
+            for r in range(4):
+                mask[cell * 4 + r] = 0
+    base = meeple_base(state)
+    for action in range(base, base + 2 * MAX_SLOTS + 1):
         mask[action] = 0
 
 
@@ -80,20 +108,28 @@ def set_legal(state, mask):
     """Set the legal entries of ``mask`` (already zero elsewhere); returns their number."""
     phase = state[H_PHASE]
     if phase == PH_PLACE:
-        actions = np.empty(MAX_PLACEMENT_ACTIONS, dtype=np.int64)
-        count = legal_placements(state, state[G_HAND], actions)
-        for i in range(count):
-            mask[actions[i]] = 1
+        grid = state[C_LAYOUT] == LAYOUT_GRID
+        hand = state[G_HAND]
+        count = 0
+        for j in range(state[G_FRONTIER]):
+            bits = fitting_rotations(state, hand, j)
+            if bits:
+                base = state[F_CELL + j] * 4 if grid else 4 * j
+                for r in range(4):
+                    if bits >> r & 1:
+                        mask[base + r] = 1
+                        count += 1
         return count
     if phase == PH_MEEPLE:
-        mask[A_NO_MEEPLE] = 1
+        mask[meeple_base(state) + 2 * MAX_SLOTS] = 1
         return 1 + meeple_options(state, state[G_ACTIVE], mask, True)
     return 0
 
 
 @njit
 def legal_actions(state, out):
-    """The legal actions as a list (cheaper than a 131k mask for compiled policies)."""
+    """The legal actions as an ascending list (cheaper than a mask for compiled policies);
+    ``out`` needs room for ``MAX_PLACEMENT_ACTIONS`` entries."""
     phase = state[H_PHASE]
     if phase == PH_PLACE:
         return legal_placements(state, state[G_HAND], out)
@@ -103,6 +139,7 @@ def legal_actions(state, out):
     index = state[G_PLACED] - 1
     tile_type = state[T_TYPE + index]
     seat = state[G_ACTIVE]
+    base = meeple_base(state)
     for slot in range(NUM_SLOTS[tile_type]):
         if SEG_KIND[tile_type, slot] == FIELD and not state[C_FARMERS]:
             continue
@@ -110,7 +147,7 @@ def legal_actions(state, out):
             continue
         for large in range(2):
             if state[(G_LARGE if large else G_NORMAL) + seat] > 0:
-                out[count] = A_MEEPLE + 2 * slot + large
+                out[count] = base + 2 * slot + large
                 count += 1
-    out[count] = A_NO_MEEPLE
+    out[count] = base + 2 * MAX_SLOTS
     return count + 1

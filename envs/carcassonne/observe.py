@@ -1,8 +1,13 @@
 """The observation kernel (DEC-8): board planes for convolutional policies plus a vector.
 
 Everything in Carcassonne is public except the pile order, which is never written.
-Planes (``OBS_CHANNELS`` x 41 x 41, row = y, column = x, centred on the start tile; the
-placement action grid's central window, so a CNN head can map planes to actions):
+
+Planes: ``OBS_CHANNELS`` (27) x 15 x 15, channel-major, row = y, column = x, over a window
+centred on the placed tiles' bounding box: its top-left cell is (x0, y0) with
+x0 = (x_min + x_max) // 2 - 7 (y0 likewise), so column = x - x0 and row = y - y0.  A board
+up to 13 tiles wide (15 with its frontier ring) is seen whole; tiles beyond the window
+are counted in the vector.  The window moves as the board grows (the rules do not depend
+on absolute positions); its origin is in the vector.
 
 ====  ===========================================================================
 0     a tile is here
@@ -13,13 +18,18 @@ placement action grid's central window, so a CNN head can map planes to actions)
 14    sides of the tile whose city/road is still open (HOT-3), / 4
 15-20 meeple strength per seat, observer first (large = 2)
 21    a farmer lies on the tile
-22-25 the tile in hand fits here with rotation r (the placement mask)
+22-25 the tile in hand fits here with rotation r (the placement mask, as planes)
 26    the tile placed this turn (where the meeple decision applies)
 ====  ===========================================================================
 
-Vector: phase one-hot (place, meeple), tile in hand one-hot (41), remaining pile per type
-/ its full count (41), per seat observer first and padded to six: score / 100, normal
-meeples / 7, large meeple, present; tiles left / 90; tiles outside the window / 10.
+Vector (``OBS_VECTOR_SIZE`` = 651): phase one-hot (place, meeple), tile in hand one-hot
+(41), remaining pile per type / its full count (41), per seat observer first and padded
+to six: score / 100, normal meeples / 7, large meeple, present; tiles left / 90; tiles
+outside the window / 10; the window origin (x0, y0) / 90; frontier cells / 180; then per
+frontier slot j = 0..179 the triple (present, column, row): the window position of the
+cell that placement actions ``4 * j + r`` address (frontier layout), so a policy that
+scores cells with a convolution gathers slot j's four logits at (row, column).  Columns
+and rows are plain integers and fall outside 0..14 for cells beyond the window.
 """
 
 from __future__ import annotations
@@ -28,14 +38,16 @@ import numpy as np
 
 from ..core.contract import H_NUM_PLAYERS, H_PHASE
 from ..core.jit import njit
-from .board import legal_placements, tile_at
+from .board import fitting_rotations
 from .data import (
     BOARD_WIDTH,
     C_IC_INN,
     CENTER,
-    CITY_EDGE,
+    F_CELL,
     FIELD,
-    FIELD_EDGE,
+    FRONTIER_SLOTS,
+    G_BOX,
+    G_FRONTIER,
     G_HAND,
     G_LARGE,
     G_NORMAL,
@@ -43,7 +55,6 @@ from .data import (
     G_PILE_LEFT,
     G_PLACED,
     G_SCORE,
-    HAS_MONASTERY,
     IC_TYPE,
     MAX_SLOTS,
     MAX_TILES,
@@ -56,51 +67,42 @@ from .data import (
     OBS_CELLS,
     OBS_CHANNELS,
     OBS_HALF,
+    OBS_MARK_COUNT,
+    OBS_MARKS,
     OBS_PLANES_SIZE,
     OBS_WINDOW,
     PH_MEEPLE,
     PH_PLACE,
-    PL_CATHEDRAL,
-    PL_CITY,
     PL_FARMER,
     PL_FRONTIER,
     PL_INN,
     PL_LAST,
     PL_LEGAL,
     PL_MEEPLE,
-    PL_MONASTERY,
-    PL_OCCUPIED,
     PL_OPEN_SIDES,
-    PL_ROAD,
-    PL_SHIELD,
-    ROT_EDGE,
-    SEG_CATHEDRAL,
-    SEG_INN,
     SEG_KIND,
-    SEG_SHIELD,
     SIDE_SLOT,
-    STEP,
     T_CELL,
     T_ROT,
     T_TYPE,
     TILE_COUNT,
+    V_FRONTIER,
     V_HAND,
     V_LARGE,
     V_NORMAL,
+    V_ORIGIN,
     V_OUTSIDE,
     V_PHASE,
     V_PILE,
     V_PILE_LEFT,
     V_PRESENT,
     V_SCORE,
+    V_SLOTS,
 )
 
 
 def split_observation(observation: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(planes [..., 27, 41, 41], vector [..., 110]) views of flat observations, for CNNs.
-
-    Plane row i, column j is the cell x = j - 20, y = i - 20, i.e. placement actions
-    ``((y + 90) * 181 + (x + 90)) * 4 + r``."""
+    """(planes [..., 27, 15, 15], vector [..., 651]) views of flat observations, for CNNs."""
     observation = np.asarray(observation)
     lead = observation.shape[:-1]
     planes = observation[..., :OBS_PLANES_SIZE].reshape(*lead, OBS_CHANNELS, OBS_WINDOW,
@@ -108,47 +110,64 @@ def split_observation(observation: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return planes, observation[..., OBS_PLANES_SIZE:]
 
 
+def slot_positions(observation: np.ndarray) -> np.ndarray:
+    """(present, column, row) per frontier slot, shape [..., 180, 3], from flat observations."""
+    observation = np.asarray(observation)
+    return observation[..., V_SLOTS:V_SLOTS + 3 * FRONTIER_SLOTS].reshape(
+        *observation.shape[:-1], FRONTIER_SLOTS, 3)
+
+
 @njit
-def window_pos(cell):
-    """Index of ``cell`` inside the observation window, or -1 outside it."""
-    x = cell % BOARD_WIDTH - CENTER
-    y = cell // BOARD_WIDTH - CENTER
-    if abs(x) > OBS_HALF or abs(y) > OBS_HALF:
-        return -1
-    return (y + OBS_HALF) * OBS_WINDOW + x + OBS_HALF
+def window_origin(state):
+    """(x0, y0): the top-left cell of the window centred on the placed tiles' bounding box."""
+    return (((state[G_BOX] + state[G_BOX + 1]) >> 1) - CENTER - OBS_HALF,
+            ((state[G_BOX + 2] + state[G_BOX + 3]) >> 1) - CENTER - OBS_HALF)
 
 
 @njit
 def observe(state, seat, out):
     out.fill(0.0)
     players = state[H_NUM_PLAYERS]
+    x0, y0 = window_origin(state)
     outside = 0
     for index in range(state[G_PLACED]):
         cell = state[T_CELL + index]
-        pos = window_pos(cell)
-        if pos < 0:
+        col = cell % BOARD_WIDTH - CENTER - x0
+        row = cell // BOARD_WIDTH - CENTER - y0
+        if col < 0 or col >= OBS_WINDOW or row < 0 or row >= OBS_WINDOW:
             outside += 1
-            continue
-        write_tile(state, index, seat, players, pos, out)
-        for side in range(4):
-            near = cell + STEP[side]
-            near_pos = window_pos(near)
-            if near_pos >= 0 and tile_at(state, near) < 0:
-                out[PL_FRONTIER * OBS_CELLS + near_pos] = 1.0
+        else:
+            write_tile(state, index, seat, players, row * OBS_WINDOW + col, out)
     phase = state[H_PHASE]
+    hand = state[G_HAND]
+    frontier = state[G_FRONTIER]
+    for j in range(frontier):
+        cell = state[F_CELL + j]
+        col = cell % BOARD_WIDTH - CENTER - x0
+        row = cell // BOARD_WIDTH - CENTER - y0
+        if j < FRONTIER_SLOTS:
+            out[V_SLOTS + 3 * j] = 1.0
+            out[V_SLOTS + 3 * j + 1] = col
+            out[V_SLOTS + 3 * j + 2] = row
+        if col < 0 or col >= OBS_WINDOW or row < 0 or row >= OBS_WINDOW:
+            continue
+        pos = row * OBS_WINDOW + col
+        out[PL_FRONTIER * OBS_CELLS + pos] = 1.0
+        if phase == PH_PLACE:
+            bits = fitting_rotations(state, hand, j)
+            for r in range(4):
+                if bits >> r & 1:
+                    out[(PL_LEGAL + r) * OBS_CELLS + pos] = 1.0
     if phase == PH_PLACE:
         out[V_PHASE] = 1.0
-        out[V_HAND + state[G_HAND]] = 1.0
-        actions = np.empty(4 * (2 * MAX_TILES + 2), dtype=np.int64)
-        for i in range(legal_placements(state, state[G_HAND], actions)):
-            pos = window_pos(actions[i] // 4)
-            if pos >= 0:
-                out[(PL_LEGAL + actions[i] % 4) * OBS_CELLS + pos] = 1.0
+        out[V_HAND + hand] = 1.0
     elif phase == PH_MEEPLE:
         out[V_PHASE + 1] = 1.0
-        pos = window_pos(state[T_CELL + state[G_PLACED] - 1])
-        if pos >= 0:
-            out[PL_LAST * OBS_CELLS + pos] = 1.0
+        cell = state[T_CELL + state[G_PLACED] - 1]
+        col = cell % BOARD_WIDTH - CENTER - x0
+        row = cell // BOARD_WIDTH - CENTER - y0
+        if 0 <= col < OBS_WINDOW and 0 <= row < OBS_WINDOW:
+            out[PL_LAST * OBS_CELLS + row * OBS_WINDOW + col] = 1.0
     for tile_type in range(NUM_TYPES):
         out[V_PILE + tile_type] = state[G_PILE + tile_type] / TILE_COUNT[tile_type]
     for rel in range(players):
@@ -159,35 +178,32 @@ def observe(state, seat, out):
         out[V_PRESENT + rel] = 1.0
     out[V_PILE_LEFT] = state[G_PILE_LEFT] / MAX_TILES
     out[V_OUTSIDE] = outside / 10.0
+    out[V_ORIGIN] = x0 / MAX_TILES
+    out[V_ORIGIN + 1] = y0 / MAX_TILES
+    out[V_FRONTIER] = frontier / FRONTIER_SLOTS
 
 
 @njit
 def write_tile(state, index, seat, players, pos, out):
     tile_type = state[T_TYPE + index]
     rotation = state[T_ROT + index]
-    out[PL_OCCUPIED * OBS_CELLS + pos] = 1.0
+    for k in range(OBS_MARK_COUNT[tile_type, rotation]):
+        out[OBS_MARKS[tile_type, rotation, k] * OBS_CELLS + pos] = 1.0
+    if tile_type == IC_TYPE and state[C_IC_INN] == 1:
+        out[PL_INN * OBS_CELLS + pos] = 2.0                  # AMB-3 option: W branch too
     open_sides = 0
+    node = index * MAX_SLOTS
     for side in range(4):
-        edge = ROT_EDGE[tile_type, rotation, side]
-        if edge == FIELD_EDGE:
-            continue
-        plane = PL_CITY if edge == CITY_EDGE else PL_ROAD
-        out[(plane + side) * OBS_CELLS + pos] = 1.0
-        root = state[N_ROOT + index * MAX_SLOTS + SIDE_SLOT[tile_type, rotation, side]]
-        if state[N_OPEN + root] > 0:
+        slot = SIDE_SLOT[tile_type, rotation, side]
+        if slot >= 0 and state[N_OPEN + state[N_ROOT + node + slot]] > 0:
             open_sides += 1
-    out[PL_OPEN_SIDES * OBS_CELLS + pos] = open_sides / 4.0
-    out[PL_MONASTERY * OBS_CELLS + pos] = HAS_MONASTERY[tile_type]
+    out[PL_OPEN_SIDES * OBS_CELLS + pos] = open_sides * 0.25
     for slot in range(NUM_SLOTS[tile_type]):
-        out[PL_SHIELD * OBS_CELLS + pos] += SEG_SHIELD[tile_type, slot]
-        out[PL_INN * OBS_CELLS + pos] += SEG_INN[tile_type, slot]
-        if tile_type == IC_TYPE and slot == 2 and state[C_IC_INN] == 1:
-            out[PL_INN * OBS_CELLS + pos] += 1               # AMB-3 option: W branch too
-        out[PL_CATHEDRAL * OBS_CELLS + pos] += SEG_CATHEDRAL[tile_type, slot]
-        code = state[N_MEEPLE + index * MAX_SLOTS + slot]
+        code = state[N_MEEPLE + node + slot]
         if code:
-            owner = (code - 1) // 2
-            rel = (owner - seat) % players
+            rel = (code - 1) // 2 - seat
+            if rel < 0:
+                rel += players
             out[(PL_MEEPLE + rel) * OBS_CELLS + pos] += 1 + (code - 1) % 2
             if SEG_KIND[tile_type, slot] == FIELD:
                 out[PL_FARMER * OBS_CELLS + pos] = 1.0

@@ -11,6 +11,7 @@ _CHOICES = {
     "small_city_rule": D.SMALL_CITY_RULES,
     "ic_tjunction_inn": D.IC_INN_RULES,
     "unplaceable": ("remove",),
+    "placement_layout": D.PLACEMENT_LAYOUTS,
 }
 _FLAGS = ("expansion_inns_cathedrals", "farmers", "auto_pass_meeple", "dedupe_rotations")
 
@@ -38,7 +39,26 @@ def make_config(**options) -> np.ndarray:
     config[D.C_IC_INN - base] = D.IC_INN_RULES.index(opts["ic_tjunction_inn"])
     config[D.C_AUTO_PASS - base] = int(opts["auto_pass_meeple"])
     config[D.C_DEDUPE - base] = int(opts["dedupe_rotations"])
+    config[D.C_LAYOUT - base] = D.PLACEMENT_LAYOUTS.index(opts["placement_layout"])
     return config
+
+
+def make_config_for(layout: str):
+    """``make_config`` of one action layout's GameSpec: its default layout is ``layout``,
+    and the other layout is refused (its masks would not fit that spec's action count)."""
+
+    def make(**options) -> np.ndarray:
+        chosen = options.get("placement_layout", layout)
+        if chosen != layout and chosen in D.PLACEMENT_LAYOUTS:
+            sizes = [D.num_actions_of(D.PLACEMENT_LAYOUTS.index(name)) for name in (chosen, layout)]
+            raise ValueError(
+                f"placement_layout={chosen!r} has {sizes[0]:,} actions, this spec "
+                f"{sizes[1]:,}: use meeplezoo.envs.carcassonne.spec_for({chosen!r}) "
+                f"(an env made with that option picks it itself)")
+        return make_config(**{**options, "placement_layout": chosen})
+
+    make.__doc__ = make_config.__doc__
+    return make
 
 
 def check_player_count(num_players: int, config: np.ndarray) -> None:

@@ -1,5 +1,6 @@
 """Compiled policies: the greedy one-turn look-ahead, a cheap rollout policy for MCTS, and
-random playouts that skip the 131k-entry mask (they enumerate the legal list instead).
+random playouts that enumerate the legal list instead of writing a mask.  All of them work
+in either action layout (they read actions through the state's layout).
 
 Greedy value of a position for a seat: its score as if the game ended now (running score
 plus CA-12 final points of its incomplete features and farms) minus the best opponent's,
@@ -18,10 +19,8 @@ from ..core.contract import H_NUM_PLAYERS, H_PHASE, H_TO_MOVE, TERMINAL
 from ..core.jit import njit
 from ..core.rewards import final_rewards
 from ..core.rng import rand_below, rand_float
-from .board import occupied_around
+from .board import occupied_around, placement_cell
 from .data import (
-    A_MEEPLE,
-    A_NO_MEEPLE,
     FIELD,
     G_ACTIVE,
     G_LARGE,
@@ -38,10 +37,10 @@ from .data import (
     T_TYPE,
 )
 from .features import final_points
-from .masks import legal_actions
+from .masks import MAX_PLACEMENT_ACTIONS, legal_actions, meeple_base
 from .rules import apply_action, apply_chance, init_state, resolve_chance, sample_chance
 
-MAX_LIST = 4 * (2 * MAX_TILES + 2) + 2 * MAX_SLOTS + 1
+MAX_LIST = MAX_PLACEMENT_ACTIONS + 2 * MAX_SLOTS + 1
 NORMAL_RESERVE, LARGE_RESERVE = 1.5, 2.5      # points a meeple in hand is worth early on
 
 
@@ -67,7 +66,7 @@ def best_meeple(state, seat, rng):
     actions = np.empty(MAX_LIST, dtype=np.int64)
     count = legal_actions(state, actions)
     work = np.empty_like(state)
-    best_action, best_value = A_NO_MEEPLE, -1e18
+    best_action, best_value = meeple_base(state) + 2 * MAX_SLOTS, -1e18
     for i in range(count):
         work[:] = state
         apply_action(work, actions[i])
@@ -112,17 +111,18 @@ def rollout_policy(state, mask, rng):
         # Snug placements (many tiles around) close features and monasteries more often.
         best, best_fit = actions[0], -1.0
         for i in range(count):
-            fit = occupied_around(state, actions[i] // 4) + rand_float(rng)
+            fit = occupied_around(state, placement_cell(state, actions[i])) + rand_float(rng)
             if fit > best_fit:
                 best, best_fit = actions[i], fit
         return best
     seat = state[G_ACTIVE]
     tile_type = state[T_TYPE + state[G_PLACED] - 1]
     late = state[G_PILE_LEFT] < 20
+    base = meeple_base(state)
     keep = 0
     for i in range(count - 1):                       # the last entry is "no meeple"
-        slot = (actions[i] - A_MEEPLE) // 2
-        large = (actions[i] - A_MEEPLE) % 2
+        slot = (actions[i] - base) // 2
+        large = (actions[i] - base) % 2
         if large and not late:
             continue
         if SEG_KIND[tile_type, slot] == FIELD and not late:
@@ -130,7 +130,7 @@ def rollout_policy(state, mask, rng):
         actions[keep] = actions[i]
         keep += 1
     if keep == 0 or (state[G_NORMAL + seat] < 3 and not late) or rand_float(rng) < 0.3:
-        return A_NO_MEEPLE
+        return base + 2 * MAX_SLOTS
     return actions[rand_below(rng, keep)]
 
 

@@ -13,10 +13,8 @@ import numpy as np
 from ..core.contract import CHANCE, H_GAME_ID, H_NUM_PLAYERS, H_PHASE, H_PLY, H_TO_MOVE, TERMINAL
 from ..core.jit import njit
 from ..core.rng import rand_below
-from .board import has_legal_placement
+from .board import has_legal_placement, placement_cell
 from .data import (
-    A_MEEPLE,
-    A_NO_MEEPLE,
     BOARD_WIDTH,
     C_AUTO_PASS,
     C_EXPANSION,
@@ -50,7 +48,7 @@ from .data import (
     TILE_COUNT,
 )
 from .features import add_tile, final_points, return_all_meeples, score_turn
-from .masks import clear_legal, legal_mask, meeple_options, set_legal
+from .masks import check_mask_size, clear_legal, legal_mask, meeple_base, meeple_options, set_legal
 
 START_CELL = CENTER * BOARD_WIDTH + CENTER
 
@@ -87,11 +85,12 @@ def init_state(state, num_players, config, start_seat):
 
 @njit
 def apply_action(state, action):
-    """One decision of the seat to move: a placement (PH_PLACE) or a meeple (PH_MEEPLE)."""
+    """One decision of the seat to move: a placement (PH_PLACE, in the state's layout) or a
+    meeple (PH_MEEPLE)."""
     state[H_PLY] += 1
     if state[H_PHASE] == PH_PLACE:
         index = state[G_PLACED]
-        add_tile(state, index, state[G_HAND], action % 4, action // 4)
+        add_tile(state, index, state[G_HAND], action % 4, placement_cell(state, action))
         state[G_PLACED] = index + 1
         state[G_HAND] = -1
         none = np.zeros(0, dtype=np.int8)
@@ -100,9 +99,10 @@ def apply_action(state, action):
         else:
             state[H_PHASE] = PH_MEEPLE
         return
-    if action != A_NO_MEEPLE:
-        slot = (action - A_MEEPLE) // 2
-        large = (action - A_MEEPLE) % 2
+    base = meeple_base(state)
+    if action != base + 2 * MAX_SLOTS:                       # not "no meeple"
+        slot = (action - base) // 2
+        large = (action - base) % 2
         place_meeple(state, (state[G_PLACED] - 1) * MAX_SLOTS + slot, state[G_ACTIVE], large)
     finish_turn(state)
 
@@ -219,8 +219,10 @@ def env_step(state, action, rng, mask):
     """One AEC step in one compiled call: apply, draw what is due, write the next mask.
 
     ``mask`` must hold this state's legal mask, as ``env_reset`` and ``env_step`` leave it:
-    only those entries are cleared (a full clear of 131,061 bytes would dominate the step).
+    in the grid layout only those entries are cleared (a full clear of 131,061 bytes would
+    dominate the step).
     """
+    check_mask_size(state, mask)
     clear_legal(state, mask)
     apply_action(state, action)
     resolve_chance(state, rng)
@@ -232,6 +234,7 @@ def env_step(state, action, rng, mask):
 @njit
 def env_reset(state, num_players, config, start_seat, rng, mask):
     init_state(state, num_players, config, start_seat)
+    check_mask_size(state, mask)
     resolve_chance(state, rng)
     if state[H_TO_MOVE] >= 0:
         legal_mask(state, mask)

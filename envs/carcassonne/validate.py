@@ -23,6 +23,7 @@ def validate_config(state: np.ndarray) -> None:
     for name, slot, top in (("expansion_inns_cathedrals", D.C_EXPANSION, 1),
                             ("farmers", D.C_FARMERS, 1), ("auto_pass_meeple", D.C_AUTO_PASS, 1),
                             ("dedupe_rotations", D.C_DEDUPE, 1),
+                            ("placement_layout", D.C_LAYOUT, len(D.PLACEMENT_LAYOUTS) - 1),
                             ("farm_scoring", D.C_FARM_RULE, len(D.FARM_RULES) - 1),
                             ("small_city_rule", D.C_SMALL_CITY, len(D.SMALL_CITY_RULES) - 1),
                             ("ic_tjunction_inn", D.C_IC_INN, len(D.IC_INN_RULES) - 1)):
@@ -38,6 +39,7 @@ def tile_total(state: np.ndarray) -> np.ndarray:
 
 
 def validate_state(state: np.ndarray) -> None:
+    """Any consistent state, in either action layout."""
     if state.shape != (D.STATE_SIZE,):
         _fail(f"state must have {D.STATE_SIZE} slots, got shape {state.shape}")
     if state[H_GAME_ID] != D.GAME_ID:
@@ -116,6 +118,11 @@ def _validate_tiles(state: np.ndarray, hand: int) -> None:
     grid = slice(D.GRID, D.GRID + D.GRID_WORDS)
     if not np.array_equal(rebuilt[grid], state[grid]):
         _fail("the grid does not match the placement list")
+    if not np.array_equal(rebuilt[D.G_BOX:D.G_BOX + 4], state[D.G_BOX:D.G_BOX + 4]):
+        _fail("the bounding box does not match the board")
+    frontier = slice(D.G_FRONTIER, D.STATE_SIZE)
+    if not np.array_equal(rebuilt[frontier], state[frontier]):
+        _fail("the frontier (cells, order or keys) does not match the board")
     for name in ("T_TYPE", "T_ROT", "T_CELL"):
         block = slice(getattr(D, name) + placed, getattr(D, name) + D.MAX_TILES)
         if state[block].any():
@@ -155,3 +162,18 @@ def _validate_meeples(state: np.ndarray, players: int, phase: int) -> None:
             _fail(f"seat {seat}: normal meeples not conserved")
         if large < 0 or large + on_board[seat, 1] != large_total:
             _fail(f"seat {seat}: large meeple not conserved")
+
+
+def validator_for(layout: int):
+    """``validate_state`` for one layout's GameSpec: a state of the other layout is refused
+    (its actions would not fit that spec's masks)."""
+
+    def validate(state: np.ndarray) -> None:
+        validate_state(state)
+        if int(state[D.C_LAYOUT]) != layout:
+            _fail(f"this state uses placement_layout "
+                  f"{D.PLACEMENT_LAYOUTS[int(state[D.C_LAYOUT])]!r}; load it into an env made "
+                  f"with placement_layout={D.PLACEMENT_LAYOUTS[int(state[D.C_LAYOUT])]!r}")
+
+    validate.__doc__ = validate_state.__doc__
+    return validate

@@ -19,7 +19,7 @@ def new_game(num_players: int = 2, start_seat: int = 0, **options) -> np.ndarray
 
 
 def mask_of(state) -> np.ndarray:
-    mask = np.zeros(D.NUM_ACTIONS, dtype=np.int8)
+    mask = np.zeros(D.num_actions_of(D.layout_of(state)), dtype=np.int8)
     legal_mask(state, mask)
     return mask
 
@@ -34,18 +34,33 @@ def placements(state, tile: str) -> set[tuple[int, int, int]]:
     """Legal (x, y, r) of a tile type on the current board."""
     out = np.zeros(800, dtype=np.int64)
     count = legal_placements(state, D.TYPE_OF[tile], out)
-    return {(*D.xy_of(int(a) // 4), int(a) % 4) for a in out[:count]}
+    return {D.placement_of(state, int(a)) for a in out[:count]}
+
+
+def place(state, x: int, y: int, r: int) -> int:
+    """The placement action of (x, y, r) in the state's layout; asserts it names a cell."""
+    action = D.placement_action(state, x, y, r)
+    assert action >= 0, f"({x},{y}) is not a frontier cell"
+    return action
+
+
+def meeple(state, slot: int, large: bool = False) -> int:
+    return D.meeple_action(slot, large, D.layout_of(state))
+
+
+def no_meeple(state) -> int:
+    return D.no_meeple_action(D.layout_of(state))
 
 
 def play(state, tile: str, x: int, y: int, r: int, slot: int | None = None,
          large: bool = False) -> None:
     """``P: tile@(x,y) rN [, meeple on slot s]`` exactly as §19 writes a turn."""
     draw(state, tile)
-    action = D.placement_action(x, y, r)
+    action = place(state, x, y, r)
     assert mask_of(state)[action], f"{tile}@({x},{y}) r{r} is not legal"
     rules.apply_action(state, action)
     if int(state[H_PHASE]) == D.PH_MEEPLE:
-        choice = D.A_NO_MEEPLE if slot is None else D.meeple_action(slot, large)
+        choice = no_meeple(state) if slot is None else meeple(state, slot, large)
         assert mask_of(state)[choice], f"meeple choice {choice} is not legal"
         rules.apply_action(state, choice)
     else:

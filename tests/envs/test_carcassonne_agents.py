@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import meeplezoo.envs.carcassonne_v0 as carcassonne_v0
 from meeplezoo.agents.carcassonne_greedy import CarcassonneGreedyAgent
@@ -51,10 +52,25 @@ def test_rollout_policy_plays_legal_moves_and_places_meeples():
     assert meeples >= 5
 
 
-def test_compiled_random_playouts_finish_games():
+@pytest.mark.parametrize("layout", ["frontier", "grid"])
+def test_compiled_random_playouts_finish_games(layout):
     state = np.zeros(D.STATE_SIZE, dtype=np.int64)
-    decisions = random_playouts(20, 4, make_config(), new_rng(1), state)
+    decisions = random_playouts(20, 4, make_config(placement_layout=layout), new_rng(1), state)
     assert 20 * 89 <= decisions <= 20 * 2 * 89 and int(state[D.G_PILE_LEFT]) == 0
+
+
+def test_greedy_plays_the_same_moves_in_both_layouts():
+    names = {}
+    for layout in ("frontier", "grid"):
+        env = carcassonne_v0.env(num_players=2, placement_layout=layout)
+        env.reset(seed=21)
+        bot, moves = CarcassonneGreedyAgent(seed=3), []
+        for _ in range(40):
+            action = bot.act(env)
+            moves.append(env.action_to_str(action))
+            env.step(action)
+        names[layout] = moves
+    assert names["frontier"] == names["grid"]
 
 
 def test_heuristic_leaf_value_is_zero_sum_and_exact_at_the_end():

@@ -41,11 +41,13 @@ def test_observation_rotates_seats_and_marks_the_hand():
                               planes(obs[0], D.PL_MEEPLE + (rel + 1) % 3))
         assert obs[1][D.V_SCORE + rel] == obs[0][D.V_SCORE + (rel + 1) % 3]
     assert obs[0][D.V_PRESENT:D.V_PRESENT + 6].tolist() == [1, 1, 1, 0, 0, 0]
+    assert np.array_equal(obs[0][D.V_SLOTS:], obs[1][D.V_SLOTS:])   # seat-free slot table
     on_turn = env.agent_selection
     for agent in env.possible_agents:
         mask = env.observe(agent)["action_mask"]
         assert mask.dtype == np.int8 and (mask.any() == (agent == on_turn))
     if env.phase == "place_tile":
         seen = obs[0][D.PL_LEGAL * D.OBS_CELLS:(D.PL_LEGAL + 4) * D.OBS_CELLS].sum()
-        assert seen == len(env.legal_actions())              # all inside the window here
+        outside = obs[0][D.V_OUTSIDE] > 0
+        assert seen == len(env.legal_actions()) or outside   # all inside the window here
         assert obs[0][D.V_HAND + int(env.state[D.G_HAND])] == 1

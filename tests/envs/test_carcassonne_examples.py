@@ -9,6 +9,7 @@ from carcassonne_setup import (
     end,
     mask_of,
     new_game,
+    place,
     placements,
     play,
     scores,
@@ -34,8 +35,8 @@ def test_ex2_cathedral_in_an_opponents_city(tile, expected):
     s = new_game()
     play(s, "N", 0, -1, 2, slot=0)
     draw(s, tile)
-    assert mask_of(s)[D.placement_action(1, -1, 0)]
-    rules.apply_action(s, D.placement_action(1, -1, 0))
+    assert mask_of(s)[place(s, 1, -1, 0)]
+    rules.apply_action(s, place(s, 1, -1, 0))
     if tile == "IK":                                          # slot 0 is occupied: no knight
         assert not mask_of(s)[D.meeple_action(0)]
         assert int(s[H_TO_MOVE]) == -1                        # auto-passed (only "no meeple")
@@ -215,7 +216,7 @@ def test_ex19_ig_split_field():
 def test_ex20_ex21_village_and_monastery_split_the_road(tile):
     s = new_game()
     draw(s, tile)
-    rules.apply_action(s, D.placement_action(1, 0, 0))
+    rules.apply_action(s, place(s, 1, 0, 0))
     west, east = (3, 2) if tile == "II" else (2, 1)
     mask = mask_of(s)
     assert mask[D.meeple_action(west)] and mask[D.meeple_action(east)]
@@ -248,7 +249,7 @@ def test_ex24_your_own_meeple_blocks_you():
     play(s, "U", 1, 0, 0, slot=0)
     play(s, "E", 0, -1, 2)
     draw(s, "U")
-    rules.apply_action(s, D.placement_action(2, 0, 0))
+    rules.apply_action(s, place(s, 2, 0, 0))
     mask = mask_of(s)
     assert not mask[D.meeple_action(0)] and not mask[D.meeple_action(0, large=True)]
     assert mask[D.meeple_action(1)] and mask[D.meeple_action(2)] and mask[D.A_NO_MEEPLE]

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from carcassonne_setup import draw, end, mask_of, new_game, placements, play, scores, supply
+from carcassonne_setup import (
+    draw,
+    end,
+    mask_of,
+    meeple,
+    new_game,
+    no_meeple,
+    place,
+    placements,
+    play,
+    scores,
+    supply,
+)
 
 from meeplezoo.envs.carcassonne import data as D
 from meeplezoo.envs.carcassonne import rules
@@ -45,14 +57,14 @@ def test_auto_pass_off_asks_even_when_only_no_meeple_is_legal():
     s = new_game(auto_pass_meeple=False)
     play(s, "N", 0, -1, 2, slot=0)
     draw(s, "IK")
-    rules.apply_action(s, D.placement_action(1, -1, 0))
+    rules.apply_action(s, place(s, 1, -1, 0))
     assert int(s[H_PHASE]) == D.PH_MEEPLE and meeple_choices(s) == [D.A_NO_MEEPLE]
 
 
 def test_farmers_off_removes_field_slots_and_field_scoring():
     s = new_game(farmers=False)
     draw(s, "K")
-    rules.apply_action(s, D.placement_action(1, 0, 0))
+    rules.apply_action(s, place(s, 1, 0, 0))
     assert meeple_choices(s) == [D.meeple_action(0), D.meeple_action(0, True),
                                  D.meeple_action(1), D.meeple_action(1, True), D.A_NO_MEEPLE]
     rules.apply_action(s, D.A_NO_MEEPLE)
@@ -63,13 +75,13 @@ def test_farmers_off_removes_field_slots_and_field_scoring():
 def test_large_meeple_only_with_the_expansion_and_only_once():
     base = new_game(expansion_inns_cathedrals=False)
     draw(base, "U")
-    rules.apply_action(base, D.placement_action(1, 0, 0))
+    rules.apply_action(base, place(base, 1, 0, 0))
     assert all((a - D.A_MEEPLE) % 2 == 0 for a in meeple_choices(base) if a < D.A_NO_MEEPLE)
     s = new_game()
     play(s, "U", 1, 0, 0, slot=1, large=True)
     play(s, "U", -1, 0, 0)
     draw(s, "V")
-    rules.apply_action(s, D.placement_action(0, 1, 3))
+    rules.apply_action(s, place(s, 0, 1, 3))
     assert all((a - D.A_MEEPLE) % 2 == 0 for a in meeple_choices(s) if a < D.A_NO_MEEPLE)
 
 
@@ -77,7 +89,7 @@ def test_an_empty_supply_leaves_only_the_large_meeple_then_nothing():
     s = new_game()
     s[D.G_NORMAL] = 0
     draw(s, "U")
-    rules.apply_action(s, D.placement_action(1, 0, 0))
+    rules.apply_action(s, place(s, 1, 0, 0))
     assert meeple_choices(s) == [D.meeple_action(slot, True) for slot in range(3)] + [
         D.A_NO_MEEPLE]
     s[D.G_LARGE] = 0
@@ -101,20 +113,29 @@ def test_turn_order_follows_seats_from_the_start_seat():       # CA-2.6
     assert seen == [2, 3, 0, 1, 2]
 
 
-def test_the_board_holds_a_straight_line_of_89_tiles():      # DEC-2
-    s = new_game()
+@pytest.mark.parametrize("layout", ["frontier", "grid"])
+def test_the_board_holds_a_straight_line_of_89_tiles(layout):      # DEC-2, DEC-5
+    s = new_game(placement_layout=layout)
     s[D.G_PILE:D.G_PILE + D.NUM_TYPES] = 0
     s[D.G_PILE + D.TYPE_OF["U"]] = 89
     s[D.G_PILE_LEFT] = 89
+    most = 0
     for x in range(1, 90):
-        play(s, "U", x, 0, 0, slot=0 if x == 1 else None)
+        draw(s, "U")
+        most = max(most, int(s[D.G_FRONTIER]))
+        action = place(s, x, 0, 0)
+        # The last tile goes on the frontier's last slot: 2 * 89 + 2 = 180 cells (DEC-5).
+        assert action < (D.NUM_PLACEMENTS if layout == "frontier" else D.GRID_PLACEMENTS)
+        rules.apply_action(s, action)
+        if int(s[H_PHASE]) == D.PH_MEEPLE:
+            rules.apply_action(s, meeple(s, 0) if x == 1 else no_meeple(s))
+    assert most == D.FRONTIER_SLOTS
     assert int(s[H_TO_MOVE]) == -2 and scores(s) == [90, 0]  # the incomplete road, 90 tiles
     out = np.zeros(D.OBS_SIZE, dtype=np.float32)
     observe(s, 0, out)
-    assert out[D.V_OUTSIDE] == pytest.approx((89 - 20) / 10)
-    assert "x -1..90" in render_ansi(s) and render_rgb(s).shape[1] == 92 * 24
-    assert D.placement_action(90, 0, 3) < D.NUM_PLACEMENTS
-    assert D.placement_action(-90, -90, 0) == 0
+    assert out[D.V_OUTSIDE] == pytest.approx((90 - D.OBS_WINDOW) / 10)
+    assert "x -1..90" in render_ansi(s) and render_rgb(s).shape[2] == 3
+    assert D.grid_placement_action(-90, -90, 0) == 0
 
 
 def test_meeple_mask_equals_the_meeple_list():
@@ -123,7 +144,7 @@ def test_meeple_mask_equals_the_meeple_list():
     s = new_game()
     play(s, "N", 0, -1, 2, slot=0)
     draw(s, "L")
-    rules.apply_action(s, D.placement_action(1, 0, 0))
+    rules.apply_action(s, place(s, 1, 0, 0))
     out = np.zeros(64, dtype=np.int64)
     count = legal_actions(s, out)
     assert sorted(out[:count].tolist()) == meeple_choices(s)

@@ -238,13 +238,13 @@ def reference_placements(state):
                     theirs = ALL_TILES[t2][3][((d + 2) % 4 - r2) % 4]
                     fits &= mine == theirs
                 if touching and fits:
-                    legal.add(D.placement_action(x, y, r))
+                    legal.add(D.placement_action(state, x, y, r))
     return legal
 
 
 OPTION_SETS = [{}, {"farm_scoring": "c1_v2", "auto_pass_meeple": False}, {"farm_scoring": "c1_v1"},
                {"small_city_rule": "c1_early", "ic_tjunction_inn": "east_and_west"},
-               {"expansion_inns_cathedrals": False}]
+               {"expansion_inns_cathedrals": False}, {"placement_layout": "grid"}]
 
 
 @pytest.mark.parametrize("case", range(len(OPTION_SETS)))
@@ -252,7 +252,8 @@ def test_union_find_and_scoring_match_flood_fill_on_random_positions(case):
     options = OPTION_SETS[case]
     rng = new_rng(1234 + case)
     state = np.zeros(D.STATE_SIZE, dtype=np.int64)
-    mask = np.zeros(D.NUM_ACTIONS, dtype=np.int8)
+    layout = D.PLACEMENT_LAYOUTS.index(options.get("placement_layout", "frontier"))
+    mask = np.zeros(D.num_actions_of(layout), dtype=np.int8)
     actions = np.empty(MAX_LIST, dtype=np.int64)
     positions = 0
     for game in range(16):
@@ -272,4 +273,4 @@ def test_union_find_and_scoring_match_flood_fill_on_random_positions(case):
             apply_action(state, int(actions[rand_below(rng, count)]))
             resolve_chance(state, rng)
             step += 1
-    assert positions > 800          # 5 cases: over 4,500 positions in all
+    assert positions > 800          # 6 cases: over 5,000 positions in all

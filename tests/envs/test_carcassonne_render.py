@@ -62,10 +62,11 @@ def test_split_observation_gives_cnn_planes_aligned_with_placements():
     env.reset(seed=9)
     obs = env.observe(env.agent_selection)["observation"]
     planes, vector = split_observation(obs)
-    assert planes.shape == (D.OBS_CHANNELS, 41, 41) and vector.shape == (110,)
-    assert planes[D.PL_OCCUPIED, 20, 20] == 1 and planes[D.PL_CITY, 20, 20] == 1   # start tile
-    for action in env.legal_actions():
-        x, y = D.xy_of(action // 4)
-        assert planes[D.PL_LEGAL + action % 4, y + 20, x + 20] == 1
+    w, half = D.OBS_WINDOW, D.OBS_HALF
+    assert planes.shape == (D.OBS_CHANNELS, w, w) and vector.shape == (D.OBS_VECTOR_SIZE,)
+    assert planes[D.PL_OCCUPIED, half, half] == 1 and planes[D.PL_CITY, half, half] == 1
+    for action in env.legal_actions():                 # window centred on the start tile
+        x, y, r = D.placement_of(env.state, action)
+        assert planes[D.PL_LEGAL + r, y + half, x + half] == 1
     batch_planes, _ = split_observation(np.stack([obs, obs]))
-    assert batch_planes.shape == (2, D.OBS_CHANNELS, 41, 41)
+    assert batch_planes.shape == (2, D.OBS_CHANNELS, w, w)
