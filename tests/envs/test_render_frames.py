@@ -30,7 +30,7 @@ def test_frame_shape_content_and_change(game):
     first = env.render()
     assert first.dtype == np.uint8 and first.ndim == 3 and first.shape[2] == 3
     assert first.shape[0] >= 64 and first.shape[1] >= 64
-    assert len(np.unique(first.reshape(-1, 3), axis=0)) > 8          # not blank
+    assert len(np.unique(first.reshape(-1, 3), axis=0)) > 3          # not blank
     before = env.state.copy()
     assert np.array_equal(env.render(), first) and np.array_equal(env.state, before)
     _play(env, 30)
