@@ -34,10 +34,11 @@ def compiled_search(spec: GameSpec, policy_name: str = "random", leaf_value=None
     legal, apply_action = k["legal_mask"], k["apply_action"]
     sample, apply_chance, outcomes = k["sample_chance"], k["apply_chance"], k["chance_outcomes"]
     scores, tiebreaks = k["scores"], k["tiebreaks"]
+    heuristic = k.get("rollout_policy", search.random_policy)     # also the prior's favourite
     if policy_name == "random":
         policy = search.random_policy
     elif "rollout_policy" in k:
-        policy = k["rollout_policy"]
+        policy = heuristic
     else:
         raise ValueError(f"{spec.name} has no heuristic rollout policy")
     leaf = search.no_leaf_value if leaf_value is None else leaf_value
@@ -47,7 +48,7 @@ def compiled_search(spec: GameSpec, policy_name: str = "random", leaf_value=None
                  codes, probs):
         search.simulate(n, root_state, nodes, values, edges, priors, meta, params, rng, state,
                         mask, codes, probs, legal, apply_action, sample, apply_chance,
-                        outcomes, scores, tiebreaks, policy, leaf)
+                        outcomes, scores, tiebreaks, policy, leaf, heuristic)
 
     @numba.njit(nogil=True)
     def select_leaves(batch, root_state, nodes, values, edges, priors, meta, params, rng,
@@ -78,7 +79,7 @@ class MCTSAgent(Agent):
                  chance: str = "sample", max_nodes: int = 100_000, reuse: bool = True,
                  evaluator: Callable | None = None, leaf_batch: int = 16, fpu: float = 0.0,
                  leaf_value: Callable | None = None, backup: str = "mean",
-                 horizon: str = "game", seed: int | None = None):
+                 horizon: str = "game", prior: float = 0.0, seed: int | None = None):
         super().__init__(seed)
         if simulations < 1 and seconds is None:
             raise ValueError("simulations must be >= 1 (or give seconds)")
@@ -88,16 +89,19 @@ class MCTSAgent(Agent):
             raise ValueError("backup must be 'mean' or 'max' (max/expectation)")
         if horizon not in ("game", "turn"):
             raise ValueError("horizon must be 'game' or 'turn'")
+        if not 0.0 <= prior < 1.0:
+            raise ValueError("prior (the heuristic move's share of the priors) must be in [0, 1)")
         self.simulations, self.seconds = int(simulations), seconds
         self.rollout, self.reuse, self.evaluator = rollout, reuse, evaluator
         self.leaf_batch = int(leaf_batch)
-        default_c = 1.5 if evaluator is not None else 2.0
+        puct = evaluator is not None or prior > 0.0
+        default_c = 1.5 if puct else 2.0
         self.leaf_value = leaf_value
-        self.params = np.array([default_c if c is None else c, 1.0 if evaluator else 0.0,
+        self.params = np.array([default_c if c is None else c, 1.0 if puct else 0.0,
                                 rollout_depth, 1.0 if chance == "stratified" else 0.0, fpu,
                                 1.0 if leaf_value is not None else 0.0,
                                 1.0 if backup == "max" else 0.0,
-                                1.0 if horizon == "turn" else 0.0, 0.0, 0.0],
+                                1.0 if horizon == "turn" else 0.0, 0.0, 0.0, prior],
                                dtype=np.float64)
         self.tree = Tree(max_nodes)
         self.name = f"mcts:{simulations}" if seconds is None else f"mcts:{seconds}s"

@@ -15,7 +15,10 @@ visits, an expectation-like low-variance schedule), [4] first-play urgency for P
 [6] backup: 0 = mean of the simulations (plain UCT), 1 = max at decision nodes and the
 probability-weighted expectation over the visited outcomes at chance nodes (selection
 then compares those backed-up values), [7] 1 = plan the current turn only: a node whose
-turn owner (state slot [8]) differs from the root's ([9]) is valued, never expanded.
+turn owner (state slot [8]) differs from the root's ([9]) is valued, never expanded,
+[10] heuristic prior weight w: when > 0, a new decision node's priors are (1 - w) / n for
+every legal move plus w on the move the game's heuristic policy picks there (PUCT then
+spends the budget near the heuristic's line instead of spreading it over every move).
 """
 
 from __future__ import annotations
@@ -49,8 +52,8 @@ from .tree import (
 )
 
 (P_C, P_PUCT, P_ROLLOUT_DEPTH, P_CHANCE_MODE, P_FPU, P_LEAF_VALUE, P_BACKUP, P_HORIZON,
- P_OWNER_SLOT, P_ROOT_OWNER) = range(10)
-PARAM_COUNT = 10
+ P_OWNER_SLOT, P_ROOT_OWNER, P_PRIOR) = range(11)
+PARAM_COUNT = 11
 
 
 @njit
@@ -59,8 +62,8 @@ def random_policy(state, mask, rng):
 
 
 @njit_generic
-def expand(node, state, nodes, edges, priors, meta, mask, codes, probs,
-           legal_mask, chance_outcomes):
+def expand(node, state, nodes, edges, priors, meta, params, rng, mask, codes, probs,
+           legal_mask, chance_outcomes, prior_policy):
     """Create the node's edges.  False when the edge pool is full (the node stays a leaf)."""
     to_move = state[H_TO_MOVE]
     nodes[node, PLAYER] = to_move
@@ -81,12 +84,15 @@ def expand(node, state, nodes, edges, priors, meta, mask, codes, probs,
         if meta[M_EDGES] + count > edges.shape[0]:
             return False
         first = meta[M_EDGES]
+        weight = params[P_PRIOR]
+        favourite = prior_policy(state, mask, rng) if weight > 0.0 else -1
         k = 0
         for action in range(mask.shape[0]):
             if mask[action]:
                 edges[first + k, ACTION] = action
                 edges[first + k, CHILD] = -1
-                priors[first + k] = 1.0 / count
+                priors[first + k] = (1.0 - weight) / count + (weight if action == favourite
+                                                               else 0.0)
                 k += 1
     nodes[node, FIRST_EDGE] = first
     nodes[node, NUM_EDGES] = count
@@ -157,7 +163,8 @@ def select_chance_edge(node, state, nodes, edges, priors, params, rng, sample_ch
 
 @njit_generic
 def descend(state, nodes, values, edges, priors, meta, params, rng, mask, codes, probs,
-            legal_mask, apply_action, sample_chance, apply_chance, chance_outcomes):
+            legal_mask, apply_action, sample_chance, apply_chance, chance_outcomes,
+            prior_policy):
     """Walk from the root to a leaf, replaying moves on ``state``; add and expand one node.
 
     Returns the leaf; ``state`` is then the leaf's state.
@@ -169,8 +176,8 @@ def descend(state, nodes, values, edges, priors, meta, params, rng, mask, codes,
             if params[P_HORIZON] > 0.5 and node != meta[M_ROOT] and \
                     state[int(params[P_OWNER_SLOT])] != params[P_ROOT_OWNER]:
                 return node                                   # past this turn: a leaf
-            if not expand(node, state, nodes, edges, priors, meta, mask, codes, probs,
-                          legal_mask, chance_outcomes):
+            if not expand(node, state, nodes, edges, priors, meta, params, rng, mask, codes,
+                          probs, legal_mask, chance_outcomes, prior_policy):
                 return node                                   # edge pool full: evaluate here
             return node
         if count == 0:
@@ -280,7 +287,8 @@ def no_leaf_value(state, out):
 @njit_generic
 def simulate(num_simulations, root_state, nodes, values, edges, priors, meta, params, rng,
              state, mask, codes, probs, legal_mask, apply_action, sample_chance,
-             apply_chance, chance_outcomes, scores, tiebreaks, policy, leaf_value):
+             apply_chance, chance_outcomes, scores, tiebreaks, policy, leaf_value,
+             prior_policy):
     """Run simulations with rollouts (or a compiled leaf value), all in compiled code."""
     players = root_state[H_NUM_PLAYERS]
     value = np.zeros(players, dtype=np.float64)
@@ -288,7 +296,7 @@ def simulate(num_simulations, root_state, nodes, values, edges, priors, meta, pa
         state[:] = root_state
         leaf = descend(state, nodes, values, edges, priors, meta, params, rng, mask, codes,
                        probs, legal_mask, apply_action, sample_chance, apply_chance,
-                       chance_outcomes)
+                       chance_outcomes, prior_policy)
         if params[P_LEAF_VALUE] > 0.5:
             leaf_value(state, value)
         else:
@@ -312,7 +320,7 @@ def select_leaves(batch, root_state, nodes, values, edges, priors, meta, params,
         state[:] = root_state
         leaf = descend(state, nodes, values, edges, priors, meta, params, rng, mask, codes,
                        probs, legal_mask, apply_action, sample_chance, apply_chance,
-                       chance_outcomes)
+                       chance_outcomes, random_policy)       # priors come from the evaluator
         leaf_nodes[k] = leaf
         terminal[k] = 1 if state[H_TO_MOVE] == TERMINAL else 0
         if terminal[k]:

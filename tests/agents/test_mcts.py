@@ -247,3 +247,42 @@ def test_turn_horizon_never_expands_past_the_turn():
                 spec.kernels["apply_action"](nxt, code)
             stack.append((child, nxt))
     assert seen_leaves_past_turn > 0
+
+
+def test_heuristic_prior_puts_its_weight_on_the_heuristic_move():
+    """prior=w: each decision node's priors are (1 - w) / n plus w on the move the game's
+    heuristic policy picks, and the priors of every node sum to 1."""
+    from meeplezoo.agents.mcts.tree import ACTION
+    env = make("hansa_teutonica_v0", num_players=3)
+    env.reset(seed=4)
+    agent = MCTSAgent(simulations=300, seed=2, rollout="heuristic", rollout_depth=4,
+                      prior=0.6)
+    agent.act(env)
+    tree = agent.tree
+    assert agent.params[1] == 1.0                              # PUCT is on
+    checked = 0
+    for node in range(tree.num_nodes):
+        count = int(tree.nodes[node, NUM_EDGES])
+        if count <= 0 or tree.nodes[node, PLAYER] < 0:
+            continue
+        first = int(tree.nodes[node, FIRST_EDGE])
+        priors = tree.priors[first:first + count].astype(np.float64)
+        assert priors.sum() == pytest.approx(1.0, abs=1e-5)
+        favourite = np.flatnonzero(priors > (1 - 0.6) / count + 1e-6)
+        assert len(favourite) == 1 and priors[favourite[0]] == pytest.approx(
+            0.4 / count + 0.6, abs=1e-5)
+        checked += 1
+    assert checked > 10
+    # The root's favourite is a legal move of the position searched.
+    root_first = int(tree.nodes[tree.root, FIRST_EDGE])
+    root_count = int(tree.nodes[tree.root, NUM_EDGES])
+    root_priors = tree.priors[root_first:root_first + root_count]
+    favourite = int(tree.edges[root_first + int(np.argmax(root_priors)), ACTION])
+    assert env.action_mask()[favourite]
+
+
+def test_bad_prior_is_rejected():
+    with pytest.raises(ValueError, match="prior"):
+        MCTSAgent(prior=1.0)
+    with pytest.raises(ValueError, match="bad MCTS spec"):
+        make_agent("mcts:10,prior=x", "hansa_teutonica_v0")
