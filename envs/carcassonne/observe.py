@@ -38,13 +38,15 @@ import numpy as np
 
 from ..core.contract import H_NUM_PLAYERS, H_PHASE
 from ..core.jit import njit
-from .board import fitting_rotations
+from .board import rotation_filter
 from .data import (
     BOARD_WIDTH,
     C_IC_INN,
     CENTER,
     F_CELL,
+    F_KEY,
     FIELD,
+    FITS,
     FRONTIER_SLOTS,
     G_BOX,
     G_FRONTIER,
@@ -100,6 +102,8 @@ from .data import (
     V_SLOTS,
 )
 
+LOWEST_BIT = np.array([0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0], dtype=np.int64)
+
 
 def split_observation(observation: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(planes [..., 27, 15, 15], vector [..., 651]) views of flat observations, for CNNs."""
@@ -141,6 +145,7 @@ def observe(state, seat, out):
     phase = state[H_PHASE]
     hand = state[G_HAND]
     frontier = state[G_FRONTIER]
+    keep = rotation_filter(state, hand) if phase == PH_PLACE else 0
     for j in range(frontier):
         cell = state[F_CELL + j]
         col = cell % BOARD_WIDTH - CENTER - x0
@@ -153,11 +158,12 @@ def observe(state, seat, out):
             continue
         pos = row * OBS_WINDOW + col
         out[PL_FRONTIER * OBS_CELLS + pos] = 1.0
-        if phase == PH_PLACE:
-            bits = fitting_rotations(state, hand, j)
-            for r in range(4):
-                if bits >> r & 1:
-                    out[(PL_LEGAL + r) * OBS_CELLS + pos] = 1.0
+        if keep:
+            bits = FITS[hand, state[F_KEY + j]] & keep
+            while bits:
+                r = LOWEST_BIT[bits]
+                out[(PL_LEGAL + r) * OBS_CELLS + pos] = 1.0
+                bits &= bits - 1
     if phase == PH_PLACE:
         out[V_PHASE] = 1.0
         out[V_HAND + hand] = 1.0

@@ -141,7 +141,7 @@ def render_rgb(state) -> np.ndarray:
             draw.disc(img, cy, cx, RADIUS + 5, SHIP_RGB)
         draw.disc(img, cy, cx, RADIUS, CITY_RGB)
         draw.text_centred(img, cy - RADIUS + 9, cx, str(int(state[D.C_NUMBER + city])), (0, 0, 0))
-        draw.text_centred(img, cy + RADIUS + 8, cx, D.CITY_CODES[city], (20, 30, 50),
+        draw.text_centred(img, cy + RADIUS + 12, cx, D.CITY_CODES[city], (20, 30, 50),
                           background=CITY_RGB)
         for j in range(int(state[D.C_SPACES + city])):     # warehouse spaces
             x0 = cx - 18 + 20 * j
@@ -152,10 +152,10 @@ def render_rgb(state) -> np.ndarray:
                           scale=2)
         for seat in range(n):                  # stalls: one box each, a row per player
             count = int(state[_base(seat) + D.P_STALLS + city])
-            y0 = cy + 9 + 4 * seat
-            for k in range(min(count, 10)):
-                img[y0:y0 + 4, cx - 20 + 4 * k:cx - 16 + 4 * k] = (40, 40, 40)
-                img[y0 + 1:y0 + 3, cx - 19 + 4 * k:cx - 17 + 4 * k] = PLAYER_RGB[seat]
+            y0 = cy + 8 + 6 * seat
+            for k in range(min(count, 7)):
+                draw.rect(img, y0, cx - 21 + 6 * k, 6, 6, (40, 40, 40))
+                draw.rect(img, y0 + 1, cx - 20 + 6 * k, 4, 4, PLAYER_RGB[seat])
     draw.text(img, 5, 6, board_title(state), (250, 250, 240), background=(40, 60, 90), pad=3)
     draw.text(img, 21, 6, _status(state), (250, 230, 140), background=(40, 60, 90), pad=3)
     for seat in range(n):

@@ -274,7 +274,8 @@ def title_text(state) -> str:
     if to_move >= 0 and int(state[H_PHASE]) == D.PH_MAIN:
         left = int(state[D.G_ACTIONS_LEFT])
         who += f", {left} action{'s' if left != 1 else ''} left"
-    return (f"{players} players  turn {int(state[D.G_TURNS]) + 1}  {phase}: {who}  "
+    status = who if to_move == TERMINAL else f"{phase}: {who}"
+    return (f"{players} players  turn {int(state[D.G_TURNS]) + 1}  {status}  "
             f"cities {int(state[D.G_COMPLETED])}/10")
 
 
