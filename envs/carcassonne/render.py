@@ -1,5 +1,6 @@
 """Rendering: ``ansi`` (a compact tile map) and ``rgb_array`` (tiles drawn from their edge
-and segment data, meeples in player colours, score bars).  Plain numpy, no pygame.
+and segment data, meeples in player colours, a side panel with scores, supplies and the
+tile in hand).  Plain numpy (``core.draw``), no pygame.
 
 ANSI: each tile is 3 rows x 5 characters around its name, edges as ``#`` (city),
 ``=``/``|`` (road) or ``.`` (field), a meeple as its seat digit in the top-left corner and
@@ -9,16 +10,18 @@ top-right corner.  Rows run north (y small) to south.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from ..core.contract import H_NUM_PLAYERS, H_PHASE
+from ..core import draw
+from ..core.contract import H_NUM_PLAYERS, H_PHASE, H_PLY
 from . import data as D
-from .board import tile_at
+from .board import legal_placements, tile_at
 
 SEAT_COLOURS = (("yellow", (240, 200, 20)), ("red", (210, 40, 40)), ("green", (40, 160, 60)),
                 ("blue", (40, 90, 210)), ("black", (20, 20, 20)), ("pink", (240, 120, 190)))
 ROLE = {D.MONASTERY: "m", D.CITY: "k", D.ROAD: "h", D.FIELD: "f"}
-TILE_PX = 24
 
 
 def score_track(score: int) -> tuple[int, list[int]]:
@@ -86,77 +89,196 @@ def render_ansi(state: np.ndarray) -> str:
     return "\n".join(_status(state) + [f"x {x0}..{x1}, y {y0}..{y1}"] + rows)
 
 
-FIELD_RGB, CITY_RGB, ROAD_RGB = (110, 170, 70), (190, 140, 80), (235, 235, 225)
-MONASTERY_RGB, SHIELD_RGB, INN_RGB = (130, 50, 140), (230, 230, 240), (120, 60, 20)
-EMPTY_RGB = (40, 40, 40)
-# Where a segment is drawn / a meeple stands: side midpoints and half-edge points.
-SIDE_POINT = ((0.5, 0.1), (0.9, 0.5), (0.5, 0.9), (0.1, 0.5))
-HALF_POINT = ((0.3, 0.1), (0.7, 0.1), (0.9, 0.3), (0.9, 0.7), (0.7, 0.9), (0.3, 0.9),
-              (0.1, 0.7), (0.1, 0.3))
+# --- rgb_array ------------------------------------------------------------------------------
+
+FIELD_RGB, CITY_RGB, ROAD_RGB = (104, 160, 64), (196, 150, 86), (236, 226, 200)
+CITY_WALL_RGB, ROAD_EDGE_RGB = (120, 84, 44), (150, 130, 100)
+MONASTERY_RGB, ROOF_RGB, SHIELD_RGB = (150, 60, 40), (90, 40, 30), (40, 70, 170)
+INN_RGB, CATHEDRAL_RGB, VILLAGE_RGB = (170, 50, 40), (235, 235, 245), (110, 90, 70)
+EMPTY_RGB, GRID_RGB, FIT_RGB, LAST_RGB = (34, 38, 44), (52, 58, 66), (70, 110, 80), (255, 230, 60)
+PANEL_RGB, TEXT_RGB, DIM_RGB = (24, 26, 30), (235, 235, 235), (150, 150, 150)
+TILE_PX = 48                 # tile size on small boards; large boards shrink it to fit
+PANEL_W = 220
+# Where a meeple stands, by half-edge (fields), in tile units (x, y).
+HALF_POINT = ((0.3, 0.12), (0.7, 0.12), (0.88, 0.3), (0.88, 0.7), (0.7, 0.88), (0.3, 0.88),
+              (0.12, 0.7), (0.12, 0.3))
+SIDE_MID = ((0.5, 0.0), (1.0, 0.5), (0.5, 1.0), (0.0, 0.5))
 
 
-def _draw_tile(img, top, left, state, index):
-    p = TILE_PX
-    t, r = int(state[D.T_TYPE + index]), int(state[D.T_ROT + index])
-    tile = img[top:top + p, left:left + p]
-    tile[:] = FIELD_RGB
-    yy, xx = np.mgrid[0:p, 0:p] / (p - 1)
-    # Each city side is a triangle towards the centre; a multi-side city also fills the middle.
-    regions = (yy <= np.minimum(xx, 1 - xx), xx >= np.maximum(yy, 1 - yy),
-               yy >= np.maximum(xx, 1 - xx), xx <= np.minimum(yy, 1 - yy))
+def _city_region(sides: list[int], u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The pixels of a city segment touching board ``sides`` (u = x, v = y in 0..1)."""
+    dist = (v, 1 - u, 1 - v, u)                              # distance to side N, E, S, W
+    if len(sides) == 4:
+        return np.ones_like(u, dtype=bool)
+    if len(sides) == 3:
+        missing = ({0, 1, 2, 3} - set(sides)).pop()
+        return dist[missing] > 0.32
+    if len(sides) == 2 and (sides[0] - sides[1]) % 2 == 0:  # a band between opposite sides
+        a, b = (sides[0] + 1) % 4, (sides[0] + 3) % 4
+        return (dist[a] > 0.24) & (dist[b] > 0.24)
+    if len(sides) == 2:                                      # a diagonal city
+        return dist[sides[0]] + dist[sides[1]] < 0.78
+    d = sides[0]
+    along = u if d in (0, 2) else v
+    return dist[d] < 0.2 + 0.1 * (1 - (2 * along - 1) ** 2)  # a cap with a bulge
+
+
+def _road(img, p, sides: list[int], px: int) -> None:
+    """A road from each side midpoint to the centre (and on to the other side)."""
+    width = max(px // 8, 2)
+    c = (px / 2, px / 2)
+    for edge_rgb, w in ((ROAD_EDGE_RGB, width + 2), (ROAD_RGB, width)):
+        for d in sides:
+            mx, my = SIDE_MID[d]
+            draw.line(img, (my * (px - 1), mx * (px - 1)), c, edge_rgb, w)
+
+
+def _segment_point(t: int, r: int, slot: int, regions: dict) -> tuple[float, float]:
+    """(x, y) in tile units where a meeple on ``slot`` stands."""
+    kind = D.SEG_KIND[t, slot]
+    if kind == D.MONASTERY:
+        return 0.5, 0.62
+    if kind == D.CITY:
+        ys, xs = np.nonzero(regions[slot])
+        n = regions[slot].shape[0] - 1
+        return (float(xs.mean()) / n, float(ys.mean()) / n) if len(xs) else (0.5, 0.5)
+    if kind == D.ROAD:
+        d = [side for side in range(4) if D.SIDE_SLOT[t, r, side] == slot][0]
+        mx, my = SIDE_MID[d]
+        return (mx + 0.5) / 2, (my + 0.5) / 2
+    halves = [h for h in range(8) if D.HALF_SLOT[t, r, h] == slot]
+    if not halves:
+        return 0.5, 0.5                                       # IH's inner field
+    return HALF_POINT[halves[0]]
+
+
+@functools.lru_cache(maxsize=1024)
+def _tile_image(t: int, r: int, px: int, ic_both: bool) -> tuple[np.ndarray, tuple]:
+    """The picture of tile type ``t`` with rotation ``r`` (and each slot's meeple point)."""
+    img = draw.canvas(px, px, FIELD_RGB)
+    v, u = np.mgrid[0:px, 0:px] / (px - 1)
+    regions = {}
     for slot in range(D.NUM_SLOTS[t]):
-        kind = D.SEG_KIND[t, slot]
-        sides = [d for d in range(4) if D.SIDE_SLOT[t, r, d] == slot]
-        if kind == D.CITY:
-            for d in sides:
-                tile[regions[d]] = CITY_RGB
-            if len(sides) > 1:
-                tile[p // 4:3 * p // 4, p // 4:3 * p // 4] = CITY_RGB
-            if D.SEG_SHIELD[t, slot] or D.SEG_CATHEDRAL[t, slot]:
-                tile[p // 2 - 2:p // 2 + 2, p // 2 - 2:p // 2 + 2] = SHIELD_RGB
-        elif kind == D.ROAD:
-            for d in sides:
-                if d in (0, 2):
-                    rows = slice(0, p // 2 + 1) if d == 0 else slice(p // 2, p)
-                    tile[rows, p // 2 - 1:p // 2 + 1] = ROAD_RGB
-                else:
-                    cols = slice(p // 2, p) if d == 1 else slice(0, p // 2 + 1)
-                    tile[p // 2 - 1:p // 2 + 1, cols] = ROAD_RGB
-            if D.SEG_INN[t, slot]:
-                px, py = SIDE_POINT[sides[0]]
-                tile[int(py * p) - 2:int(py * p) + 1, int(px * p) - 2:int(px * p) + 1] = INN_RGB
-        elif kind == D.MONASTERY:
-            tile[p // 2 - 4:p // 2 + 4, p // 2 - 3:p // 2 + 3] = MONASTERY_RGB
+        if D.SEG_KIND[t, slot] == D.ROAD:
+            _road(img, None, [d for d in range(4) if D.SIDE_SLOT[t, r, d] == slot], px)
+    ends = sum(1 for slot in range(D.NUM_SLOTS[t]) if D.SEG_KIND[t, slot] == D.ROAD
+               and bin(int(D.PORT_SIDES[t, r, slot])).count("1") == 1)
+    if ends >= 2 and not D.HAS_MONASTERY[t] and not (D.SEG_KIND[t] == D.CITY).any() or ends >= 3:
+        draw.square(img, px // 2, px // 2, max(px // 8, 2), VILLAGE_RGB)   # a junction
+    for slot in range(D.NUM_SLOTS[t]):
+        if D.SEG_KIND[t, slot] != D.CITY:
+            continue
+        region = _city_region([d for d in range(4) if D.SIDE_SLOT[t, r, d] == slot], u, v)
+        regions[slot] = region
+        wall = region & ~(np.roll(region, 1, 0) & np.roll(region, -1, 0)
+                          & np.roll(region, 1, 1) & np.roll(region, -1, 1))
+        img[region] = CITY_RGB
+        edge = (u > 0.02) & (u < 0.98) & (v > 0.02) & (v < 0.98)
+        img[wall & edge] = CITY_WALL_RGB
+    for slot in range(D.NUM_SLOTS[t]):
+        x, y = _segment_point(t, r, slot, regions)
+        cy, cx = int(y * (px - 1)), int(x * (px - 1))
+        if D.SEG_SHIELD[t, slot]:
+            s = max(px // 12, 2)
+            draw.rect(img, cy - s - 1, cx + s, 2 * s + 2, 2 * s, (240, 240, 240))
+            draw.rect(img, cy - s, cx + s + 1, 2 * s, 2 * s - 2, SHIELD_RGB)
+        if D.SEG_CATHEDRAL[t, slot]:
+            s = max(px // 10, 2)
+            draw.rect(img, px // 2 - s, px // 2 - s // 3, 2 * s, max(s // 2, 1), CATHEDRAL_RGB)
+            draw.rect(img, px // 2 - s // 2, px // 2 - s, max(s // 2, 1), 2 * s, CATHEDRAL_RGB)
+        if D.SEG_INN[t, slot] or (ic_both and t == D.IC_TYPE and slot == 2):
+            s = max(px // 12, 2)
+            draw.rect(img, cy - s - 2, cx - 3 * s, 2 * s, 2 * s, INN_RGB)
+            draw.rect(img, cy - 2 * s - 2, cx - 3 * s - 1, s, 2 * s + 2, ROOF_RGB)
+    if D.HAS_MONASTERY[t]:
+        s = max(px // 7, 3)
+        draw.rect(img, px // 2 - s, px // 2 - s, 2 * s, 2 * s, MONASTERY_RGB)
+        draw.rect(img, px // 2 - s - s // 2, px // 2 - s - 1, s // 2 + 1, 2 * s + 2, ROOF_RGB)
+    points = tuple(_segment_point(t, r, slot, regions) for slot in range(D.NUM_SLOTS[t]))
+    img.setflags(write=False)
+    return img, points
+
+
+def _meeple(img, cy: int, cx: int, seat: int, large: int, size: int) -> None:
+    radius = max(size // (5 if large else 7), 3)
+    draw.disc(img, cy, cx, radius + 1, (15, 15, 15))
+    draw.disc(img, cy, cx, radius, SEAT_COLOURS[seat][1])
+    if large:
+        draw.disc(img, cy, cx, max(radius // 3, 1), (15, 15, 15))
+
+
+def _draw_tile(img, top: int, left: int, state: np.ndarray, index: int, px: int) -> None:
+    t, r = int(state[D.T_TYPE + index]), int(state[D.T_ROT + index])
+    picture, points = _tile_image(t, r, px, bool(state[D.C_IC_INN]))
+    img[top:top + px, left:left + px] = picture
     for seat, large, slot in _meeples(state, index):
-        kind = D.SEG_KIND[t, slot]
-        sides = [d for d in range(4) if D.SIDE_SLOT[t, r, d] == slot]
-        halves = [h for h in range(8) if D.HALF_SLOT[t, r, h] == slot]
-        px, py = (SIDE_POINT[sides[0]] if sides else HALF_POINT[halves[0]] if halves
-                  else (0.5, 0.5))
-        if kind == D.MONASTERY:
-            px, py = 0.78, 0.78                           # beside the church, not on it
-        if kind == D.ROAD and sides:
-            px, py = (px + 0.5) / 2, (py + 0.5) / 2
-        size = 4 if large else 3
-        cy, cx = int(py * (p - 1)), int(px * (p - 1))
-        tile[max(cy - size - 1, 0):cy + size + 1, max(cx - size - 1, 0):cx + size + 1] = 0
-        tile[max(cy - size, 0):cy + size, max(cx - size, 0):cx + size] = SEAT_COLOURS[seat][1]
-    tile[0, :] = tile[:, 0] = (60, 60, 60)
+        x, y = points[slot]
+        _meeple(img, top + int(y * (px - 1)), left + int(x * (px - 1)), seat, large, px)
+
+
+def _panel(img, state: np.ndarray, left: int) -> None:
+    players = int(state[H_NUM_PLAYERS])
+    phase = D.PHASE_NAMES[int(state[H_PHASE])]
+    draw.rect(img, 0, left, img.shape[0], PANEL_W, PANEL_RGB)
+    x = left + 10
+    draw.text(img, 8, x, "Carcassonne", TEXT_RGB, scale=2)
+    draw.text(img, 32, x, f"turn {int(state[H_PLY])}, {phase.replace('_', ' ')}", DIM_RGB)
+    draw.text(img, 46, x, f"pile {int(state[D.G_PILE_LEFT])}  discarded "
+              f"{int(state[D.G_DISCARDED])}", DIM_RGB)
+    y = 68
+    active = int(state[D.G_ACTIVE])
+    over = int(state[H_PHASE]) == D.PH_GAME_OVER
+    for seat in range(players):
+        name, rgb = SEAT_COLOURS[seat]
+        if seat == active and not over:
+            draw.rect(img, y - 3, left + 4, 38, PANEL_W - 8, (50, 54, 62))
+        draw.rect(img, y, x, 14, 14, (10, 10, 10))
+        draw.rect(img, y + 1, x + 1, 12, 12, rgb)
+        draw.text(img, y + 2, x + 20, f"P{seat} {name}", TEXT_RGB)
+        draw.text(img, y + 2, left + PANEL_W - 46, f"{int(state[D.G_SCORE + seat]):>4}", TEXT_RGB)
+        cx = x + 26
+        for _ in range(int(state[D.G_NORMAL + seat])):
+            draw.disc(img, y + 24, cx, 4, (10, 10, 10))
+            draw.disc(img, y + 24, cx, 3, rgb)
+            cx += 10
+        if state[D.G_LARGE + seat]:
+            draw.disc(img, y + 24, cx + 2, 6, (10, 10, 10))
+            draw.disc(img, y + 24, cx + 2, 5, rgb)
+        y += 42
+    hand = int(state[D.G_HAND])
+    if hand >= 0:
+        draw.text(img, y + 6, x, f"tile in hand: {D.TILE_NAMES[hand]}", TEXT_RGB)
+        picture, _ = _tile_image(hand, 0, 64, bool(state[D.C_IC_INN]))
+        if y + 24 + 64 <= img.shape[0]:
+            img[y + 24:y + 88, x:x + 64] = picture
+    elif over:
+        draw.text(img, y + 6, x, "game over", LAST_RGB)
 
 
 def render_rgb(state: np.ndarray) -> np.ndarray:
+    """The board (tiles drawn from their segments, meeples in seat colours, where the tile
+    in hand fits, the last tile outlined) and a side panel (title, scores, supplies, the
+    tile in hand).  Tiles are 48 px, smaller on boards too big for ~1200 x 900 pixels."""
     x0, x1, y0, y1 = _bounds(state)
-    players = int(state[H_NUM_PLAYERS])
-    bar = 10
-    width = (x1 - x0 + 1) * TILE_PX
-    img = np.empty(((y1 - y0 + 1) * TILE_PX + bar * players, max(width, 120), 3), dtype=np.uint8)
-    img[:] = EMPTY_RGB
+    cols, rows = x1 - x0 + 1, y1 - y0 + 1
+    px = int(max(12, min(TILE_PX, 1200 // cols, 900 // rows)))
+    height = max(rows * px, 68 + 42 * int(state[H_NUM_PLAYERS]) + 100)
+    img = draw.canvas(height, cols * px + PANEL_W, EMPTY_RGB)
+    for row in range(rows + 1):
+        draw.rect(img, row * px, 0, 1, cols * px, GRID_RGB)
+    for col in range(cols + 1):
+        draw.rect(img, 0, col * px, rows * px, 1, GRID_RGB)
+    if int(state[H_PHASE]) == D.PH_PLACE:                  # where the tile in hand fits
+        actions = np.zeros(4 * D.FRONTIER_SLOTS, dtype=np.int64)
+        for a in actions[:legal_placements(state, int(state[D.G_HAND]), actions)]:
+            x, y, _ = D.placement_of(state, int(a))
+            draw.rect(img, (y - y0) * px + 2, (x - x0) * px + 2, px - 3, px - 3, FIT_RGB)
     for index in range(int(state[D.G_PLACED])):
         x, y = D.xy_of(int(state[D.T_CELL + index]))
-        _draw_tile(img, (y - y0) * TILE_PX, (x - x0) * TILE_PX, state, index)
-    top = (y1 - y0 + 1) * TILE_PX
-    best = max(1, int(state[D.G_SCORE:D.G_SCORE + players].max()))
-    for seat in range(players):                       # one score bar per seat
-        length = int((img.shape[1] - 2) * int(state[D.G_SCORE + seat]) / best)
-        img[top + bar * seat + 2:top + bar * (seat + 1) - 1, 1:1 + length] = SEAT_COLOURS[seat][1]
-    return img
+        _draw_tile(img, (y - y0) * px, (x - x0) * px, state, index, px)
+    placed = int(state[D.G_PLACED])
+    if placed > 1 and int(state[H_PHASE]) != D.PH_GAME_OVER:
+        x, y = D.xy_of(int(state[D.T_CELL + placed - 1]))
+        draw.outline(img, (y - y0) * px, (x - x0) * px, px, px, LAST_RGB, 2)
+    _panel(img, state, cols * px)
+    return draw.pad_even(img, EMPTY_RGB)

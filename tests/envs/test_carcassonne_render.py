@@ -10,6 +10,7 @@ from meeplezoo.envs.carcassonne.render import (
     CITY_RGB,
     FIELD_RGB,
     MONASTERY_RGB,
+    PANEL_W,
     SEAT_COLOURS,
     TILE_PX,
     render_ansi,
@@ -30,18 +31,36 @@ def test_ansi_shows_tiles_edges_meeples_and_scores():
     assert any("= D == U =" in row for row in rows)          # roads run W-E through D and U
 
 
-def test_rgb_draws_cities_monasteries_and_meeples_in_colours():
+def test_rgb_draws_cities_monasteries_meeples_and_the_panel():
     s = new_game()
     play(s, "B", 0, 1, 0, slot=0, large=True)
     img = render_rgb(s)
     assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
+    assert img.shape[0] % 2 == 0 and img.shape[1] % 2 == 0
     # Board x -1..1, y -1..2: start tile at column 1, row 1; B below it.
     start = img[TILE_PX:2 * TILE_PX, TILE_PX:2 * TILE_PX]
-    assert (start[2, TILE_PX // 2] == CITY_RGB).all()            # the city cap at the top
-    assert (start[TILE_PX - 3, 3] == FIELD_RGB).all()
+    assert (start[3, TILE_PX // 2] == CITY_RGB).all()            # the city cap at the top
+    assert (start[TILE_PX - 4, 4] == FIELD_RGB).all()
     monastery = img[2 * TILE_PX:3 * TILE_PX, TILE_PX:2 * TILE_PX]
     colours = {tuple(c) for c in monastery.reshape(-1, 3)}
     assert SEAT_COLOURS[0][1] in colours and MONASTERY_RGB in colours
+    panel = img[:, 3 * TILE_PX:]
+    assert panel.shape[1] >= PANEL_W
+    panel_colours = {tuple(c) for c in panel.reshape(-1, 3)}
+    assert SEAT_COLOURS[0][1] in panel_colours and SEAT_COLOURS[1][1] in panel_colours
+
+
+def test_rgb_frames_change_with_the_game_and_shrink_big_boards():
+    env = carcassonne_v0.env(num_players=3, render_mode="rgb_array")
+    env.reset(seed=4)
+    first = env.render()
+    env.step(env.legal_actions()[0])
+    assert not np.array_equal(first, env.render())
+    s = new_game()
+    for x in range(1, 40):
+        play(s, "U", x, 0, 0)
+    img = render_rgb(s)
+    assert img.shape[1] <= 1200 + PANEL_W + 2
 
 
 def test_env_render_modes():
