@@ -6,7 +6,9 @@ wins.  The value of a position for the agent's seat is its score as if the game 
 (running score plus the final points of its incomplete roads, cities, monasteries and
 farms, CA-12) minus the best opponent's, plus a small value for meeples kept in the supply
 early in the game (``envs/carcassonne/policy.py``).  Exact ties are broken by the agent's
-own generator.  About 1-5 ms a decision.
+own generator.  About 1-5 ms a decision.  It reads actions through the state's placement
+layout, so it plays the same moves with ``placement_layout="frontier"`` (the default) and
+``"grid"``.
 """
 
 from .agent import CarcassonneGreedyAgent

@@ -5,8 +5,8 @@
 | Actions            | Discrete(737), masked: 720 placements + 17 meeple actions            |
 |                    | (``placement_layout="grid"``: Discrete(131061), spec DEC-2)          |
 | Players            | 2-6 (``player_0`` .. ``player_5``; 6 only with Inns & Cathedrals)    |
-| Observation        | dict: ``observation`` float32[6726], ``action_mask`` int8[737]       |
-| Observation shape  | 27 planes x 15 x 15 (window on the board's centre) + vector of 651   |
+| Observation        | dict: ``observation`` float32[6728], ``action_mask`` int8[737]       |
+| Observation shape  | 27 planes x 15 x 15 (window on the board's centre) + vector of 653   |
 | Rewards            | at the end only; ``win_loss`` (default), ``rank``, ``score_margin``   |
 | Chance             | tile draws, by the env's seeded generator (``reset(seed=...)``)      |
 
@@ -40,7 +40,7 @@ grid layout, for code that builds its own buffers (``BatchEnv``, MCTS).
 27 planes of 15 x 15 over a window centred on the placed tiles' bounding box (tiles, city
 and road sides, monasteries, shields, inns, cathedrals, open sides, frontier, meeples
 per seat, farmers, where the tile in hand fits per rotation, the tile just placed), then
-a vector of 651: phase, tile in hand, pile counts, scores and supplies per seat, tiles
+a vector of 653: phase, tile in hand, pile counts, scores and supplies per seat, tiles
 outside the window, the window origin, and per frontier slot j (present, column, row), so
 a convolutional policy can gather slot j's four placement logits at its cell.
 ``observe.split_observation`` and ``observe.slot_positions`` give the parts.

@@ -22,7 +22,7 @@ on absolute positions); its origin is in the vector.
 26    the tile placed this turn (where the meeple decision applies)
 ====  ===========================================================================
 
-Vector (``OBS_VECTOR_SIZE`` = 651): phase one-hot (place, meeple), tile in hand one-hot
+Vector (``OBS_VECTOR_SIZE`` = 653): phase one-hot (place, meeple), tile in hand one-hot
 (41), remaining pile per type / its full count (41), per seat observer first and padded
 to six: score / 100, normal meeples / 7, large meeple, present; tiles left / 90; tiles
 outside the window / 10; the window origin (x0, y0) / 90; frontier cells / 180; then per
@@ -106,7 +106,7 @@ LOWEST_BIT = np.array([0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0], dtype=np
 
 
 def split_observation(observation: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(planes [..., 27, 15, 15], vector [..., 651]) views of flat observations, for CNNs."""
+    """(planes [..., 27, 15, 15], vector [..., 653]) views of flat observations, for CNNs."""
     observation = np.asarray(observation)
     lead = observation.shape[:-1]
     planes = observation[..., :OBS_PLANES_SIZE].reshape(*lead, OBS_CHANNELS, OBS_WINDOW,
