@@ -10,7 +10,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.contract import CHANCE, H_GAME_ID, H_NUM_PLAYERS, H_PHASE, H_PLY, H_TO_MOVE, TERMINAL
+from ..core.contract import (
+    CHANCE,
+    H_GAME_ID,
+    H_NUM_PLAYERS,
+    H_PHASE,
+    H_PLY,
+    H_TO_MOVE,
+    ILLEGAL,
+    TERMINAL,
+)
 from ..core.jit import njit
 from ..core.rng import rand_below
 from .board import has_legal_placement, placement_cell
@@ -223,6 +232,8 @@ def env_step(state, action, rng, mask):
     dominate the step).
     """
     check_mask_size(state, mask)
+    if mask[action] == 0:
+        return ILLEGAL              # nothing applied; the env raises with the legal moves
     clear_legal(state, mask)
     apply_action(state, action)
     resolve_chance(state, rng)

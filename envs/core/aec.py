@@ -17,6 +17,7 @@ from .contract import (
     H_NUM_PLAYERS,
     H_PHASE,
     H_TO_MOVE,
+    ILLEGAL,
     MASK_DTYPE,
     OBS_DTYPE,
     STATE_DTYPE,
@@ -135,20 +136,22 @@ class KernelEnv(AECEnv):
         self._sync_turn()
 
     def step(self, action):
-        agent = self.agent_selection
         if self._game_over:
             self._was_dead_step(action)
             return
-        # Fast path for a plain legal int; anything else gets the full check and message.
-        if type(action) is not int or not 0 <= action < self._num_actions \
-                or not self._mask[action]:
-            self._check_legal(agent, action)
-        to_move = self._env_step(self.state, int(action), self.rng, self._mask)
+        # Fast path for a plain int in range: the kernel itself refuses an action its mask
+        # forbids (ILLEGAL, nothing applied).  Anything else gets the full check and message.
+        if type(action) is not int or not 0 <= action < self._num_actions:
+            self._check_legal(self.agent_selection, action)
+            action = int(action)
+        to_move = self._env_step(self.state, action, self.rng, self._mask)
+        if to_move == ILLEGAL:
+            self._check_legal(self.agent_selection, action)     # raises, naming the moves
         if to_move >= 0:
             # Rewards come only at the end, so every cumulative reward is still 0 here.
             self.agent_selection = self.possible_agents[to_move]
         else:
-            self._cumulative_rewards[agent] = 0.0
+            self._cumulative_rewards[self.agent_selection] = 0.0
             self._finish()
             self._accumulate_rewards()
 

@@ -38,6 +38,7 @@ HEADER_SIZE = 5
 
 CHANCE = -1
 TERMINAL = -2
+ILLEGAL = -3          # env_step's answer to an action its mask forbids (nothing is applied)
 
 STATE_DTYPE = np.int64
 MASK_DTYPE = np.int8

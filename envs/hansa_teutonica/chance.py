@@ -4,7 +4,7 @@ of a turn (HT-7.4), drawn from the face-down supply in proportion to its content
 
 from __future__ import annotations
 
-from ..core.contract import CHANCE, H_PHASE, H_TO_MOVE
+from ..core.contract import CHANCE, H_PHASE, H_TO_MOVE, ILLEGAL
 from ..core.jit import njit
 from ..core.rng import rand_below
 from .data import (
@@ -78,6 +78,8 @@ def resolve_chance(state, rng):
 @njit
 def env_step(state, action, rng, mask):
     """One AEC step in one compiled call: apply, draw what is due, write the next mask."""
+    if mask[action] == 0:
+        return ILLEGAL              # nothing applied; the env raises with the legal moves
     apply_action(state, action)
     resolve_chance(state, rng)
     if state[H_TO_MOVE] >= 0:

@@ -16,6 +16,7 @@ from ..core.contract import (
     H_PLY,
     H_TO_MOVE,
     HEADER_SIZE,
+    ILLEGAL,
     TERMINAL,
 )
 from ..core.jit import njit
@@ -380,6 +381,8 @@ def tiebreaks(state, out):
 @njit
 def env_step(state, action, rng, mask):
     """One AEC step in one compiled call: apply, roll what is due, write the next mask."""
+    if mask[action] == 0:
+        return ILLEGAL              # nothing applied; the env raises with the legal moves
     apply_action(state, action)
     resolve_chance(state, rng)
     if state[H_TO_MOVE] >= 0:

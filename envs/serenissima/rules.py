@@ -17,6 +17,7 @@ from ..core.contract import (
     H_PHASE,
     H_PLY,
     H_TO_MOVE,
+    ILLEGAL,
     TERMINAL,
 )
 from ..core.jit import njit
@@ -307,6 +308,8 @@ def tiebreaks(state, out):
 
 @njit
 def env_step(state, action, rng, mask):
+    if mask[action] == 0:
+        return ILLEGAL              # nothing applied; the env raises with the legal moves
     apply_action(state, action)
     resolve_chance(state, rng)
     if state[H_TO_MOVE] >= 0:

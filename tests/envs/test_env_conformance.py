@@ -294,6 +294,30 @@ def test_illegal_penalty_option_terminates_the_offender(name):
     assert all(env.terminations.values()) and env.rewards[offender] == -1.0
 
 
+@pytest.mark.parametrize("name", names())
+def test_step_kernel_refuses_every_masked_action_and_applies_nothing(name):
+    """``env_step`` answers ILLEGAL to any in-range action its mask forbids, leaving the
+    state, the dice and the mask as they were (the AEC env relies on it)."""
+    from meeplezoo.envs.core.contract import ILLEGAL
+
+    env = make(name, num_players=2)
+    env.reset(seed=3)
+    for _ in range(12):                                     # somewhere into the game
+        if env._game_over:
+            break
+        env.step(env.legal_actions()[len(env.legal_actions()) // 2])
+    if env._game_over:
+        env.reset(seed=3)
+    env_step = spec(name).kernels["env_step"]
+    state, rng, mask = env.state.copy(), env.rng.copy(), env.action_mask()
+    forbidden = np.flatnonzero(mask == 0)
+    assert forbidden.size > 0
+    for action in forbidden[:: max(1, forbidden.size // 200)]:
+        assert env_step(state, int(action), rng, mask) == ILLEGAL
+    assert np.array_equal(state, env.state) and np.array_equal(rng, env.rng)
+    assert np.array_equal(mask, env.action_mask())
+
+
 def _bad_construction_cases():
     cases = []
     for name in names():
