@@ -96,7 +96,8 @@ PLAYOUT_HOOKS: dict[str, dict[str, Callable[[int, int, int], int]]] = {
 }
 
 # Games whose AEC figure is also taken picking from ``env.legal_actions()`` (a compiled
-# legal list) instead of scanning the observation's mask: Carcassonne's has 131,061 slots.
+# legal list) instead of scanning the observation's mask: Carcassonne's mask has 737 slots
+# in its default frontier layout (131,061 with placement_layout="grid").
 AEC_LEGAL_LIST = {"carcassonne_v0"}
 
 
