@@ -239,33 +239,27 @@ def incomplete_points(state, root, kind):
 
 
 @njit
-def contains(values, value):
-    for item in values:
-        if item == value:
-            return True
-    return False
-
-
-@njit
 def score_turn(state, index):
     """CA-9.1: score roads and cities completed by placement ``index`` and finished
     monasteries around it; their meeples go home (CA-9.6)."""
-    power = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    power = np.zeros(0, dtype=np.int64)          # allocated on the first feature that pays
     scores = state[G_SCORE:G_SCORE + MAX_PLAYERS]
     tile_type = state[T_TYPE + index]
-    done = np.full(MAX_SLOTS, -1, dtype=np.int64)
+    first = index * MAX_SLOTS
     for slot in range(NUM_SLOTS[tile_type]):
         kind = SEG_KIND[tile_type, slot]
         if kind != CITY and kind != ROAD:
             continue
-        root = state[N_ROOT + index * MAX_SLOTS + slot]
-        if state[N_OPEN + root] != 0 or contains(done, root):
+        root = state[N_ROOT + first + slot]
+        if state[N_OPEN + root] != 0 or state[N_FIGURES + root] == 0:
             continue
-        done[slot] = root                                    # AMB-14: each feature once
-        if state[N_FIGURES + root] > 0:
-            best = strengths(state, root, power)
-            pay_majority(power, best, completed_points(state, root, kind), scores)
-            return_meeples(state, root)
+        # AMB-14: each feature once (an earlier slot of this tile may share the root; its
+        # meeples are home then, so N_FIGURES is 0 and it is skipped above).
+        if power.shape[0] == 0:
+            power = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        best = strengths(state, root, power)
+        pay_majority(power, best, completed_points(state, root, kind), scores)
+        return_meeples(state, root)
     cell = state[T_CELL + index]
     for dy in (-1, 0, 1):
         for dx in (-1, 0, 1):
@@ -274,6 +268,8 @@ def score_turn(state, index):
                 continue
             node = other * MAX_SLOTS
             if state[N_MEEPLE + node] and occupied_around(state, state[T_CELL + other]) == 8:
+                if power.shape[0] == 0:
+                    power = np.zeros(MAX_PLAYERS, dtype=np.int64)
                 best = strengths(state, node, power)
                 pay_majority(power, best, 9, scores)        # CA-9.5, CA-11.4: never doubled
                 return_meeples(state, node)

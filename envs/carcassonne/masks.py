@@ -79,6 +79,21 @@ def meeple_options(state, seat, mask, write):
 
 
 @njit
+def has_meeple_option(state, seat):
+    """Is any meeple action legal on the tile just placed (``meeple_options`` > 0)?"""
+    if state[G_NORMAL + seat] == 0 and state[G_LARGE + seat] == 0:
+        return False
+    index = state[G_PLACED] - 1
+    tile_type = state[T_TYPE + index]
+    for slot in range(NUM_SLOTS[tile_type]):
+        if SEG_KIND[tile_type, slot] == FIELD and not state[C_FARMERS]:
+            continue
+        if state[N_FIGURES + state[N_ROOT + index * MAX_SLOTS + slot]] == 0:
+            return True
+    return False
+
+
+@njit
 def legal_mask(state, mask):
     """Write the legal actions of the seat to move into ``mask``; returns their number."""
     check_mask_size(state, mask)

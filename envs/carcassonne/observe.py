@@ -102,8 +102,6 @@ from .data import (
     V_SLOTS,
 )
 
-LOWEST_BIT = np.array([0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0], dtype=np.int64)
-
 
 def split_observation(observation: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(planes [..., 27, 15, 15], vector [..., 653]) views of flat observations, for CNNs."""
@@ -128,28 +126,84 @@ def window_origin(state):
             ((state[G_BOX + 2] + state[G_BOX + 3]) >> 1) - CENTER - OBS_HALF)
 
 
+# Per tile key 4 * type + rotation, tables that make a placed tile a fixed, branch-free
+# sequence of stores (the per-tile branches of a direct loop mispredict often and were
+# most of the kernel's cost): the values of planes 0..12 at the tile's cell (one row per
+# AMB-3 option: the IC tile's inn is 2 when its W branch counts too), and the slots on its
+# four sides with a 0/1 "city or road side" weight for the open-sides count (HOT-3).
+TILE_KEYS = NUM_TYPES * 4
+STATIC_PLANES = PL_FRONTIER                 # planes 0..12 depend on the tile alone
+TILE_PLANES = np.zeros((2, TILE_KEYS, STATIC_PLANES), dtype=np.float32)
+SIDE_SLOTS = np.zeros((TILE_KEYS, 4), dtype=np.int64)
+SIDE_PORT = np.zeros((TILE_KEYS, 4), dtype=np.int64)
+for _key in range(TILE_KEYS):
+    _type, _rotation = divmod(_key, 4)
+    for _k in range(OBS_MARK_COUNT[_type, _rotation]):
+        TILE_PLANES[:, _key, OBS_MARKS[_type, _rotation, _k]] = 1.0
+    for _side in range(4):
+        _slot = SIDE_SLOT[_type, _rotation, _side]
+        SIDE_SLOTS[_key, _side] = max(_slot, 0)
+        SIDE_PORT[_key, _side] = _slot >= 0
+TILE_PLANES[1, 4 * IC_TYPE:4 * IC_TYPE + 4, PL_INN] = 2.0
+IS_FIELD = (SEG_KIND == FIELD).astype(np.int64)
+# remaining / full count per (type, remaining), exactly as float32(n / count)
+PILE_SHARE = np.zeros((NUM_TYPES, int(TILE_COUNT.max()) + 1), dtype=np.float32)
+for _type in range(NUM_TYPES):
+    for _n in range(TILE_COUNT[_type] + 1):
+        PILE_SHARE[_type, _n] = _n / TILE_COUNT[_type]
+
+
 @njit
 def observe(state, seat, out):
-    out.fill(0.0)
+    out[:] = 0.0                      # the env hands a fresh np.empty buffer each call
     players = state[H_NUM_PLAYERS]
     x0, y0 = window_origin(state)
+    left = CENTER + x0                # grid column / row of the window's first cell
+    top = CENTER + y0
+    ic_inn = 1 if state[C_IC_INN] == 1 else 0
     outside = 0
     for index in range(state[G_PLACED]):
         cell = state[T_CELL + index]
-        col = cell % BOARD_WIDTH - CENTER - x0
-        row = cell // BOARD_WIDTH - CENTER - y0
+        col = cell % BOARD_WIDTH - left
+        row = cell // BOARD_WIDTH - top
         if col < 0 or col >= OBS_WINDOW or row < 0 or row >= OBS_WINDOW:
             outside += 1
-        else:
-            write_tile(state, index, seat, players, row * OBS_WINDOW + col, out)
+            continue
+        pos = row * OBS_WINDOW + col
+        tile_type = state[T_TYPE + index]
+        key = 4 * tile_type + state[T_ROT + index]
+        for plane in range(STATIC_PLANES):
+            out[plane * OBS_CELLS + pos] = TILE_PLANES[ic_inn, key, plane]
+        node = N_MEEPLE + index * MAX_SLOTS
+        roots = N_ROOT + index * MAX_SLOTS
+        open_sides = 0
+        for side in range(4):
+            root = state[roots + SIDE_SLOTS[key, side]]
+            open_sides += SIDE_PORT[key, side] & (state[N_OPEN + root] > 0)
+        out[PL_OPEN_SIDES * OBS_CELLS + pos] = open_sides * 0.25
+        # Slots past the tile's own hold 0 (add_tile never writes them): one test per tile.
+        codes = 0
+        for slot in range(MAX_SLOTS):
+            codes |= state[node + slot]
+        if codes == 0:
+            continue
+        for slot in range(NUM_SLOTS[tile_type]):
+            code = state[node + slot]
+            if code:
+                rel = (code - 1) // 2 - seat
+                if rel < 0:
+                    rel += players
+                out[(PL_MEEPLE + rel) * OBS_CELLS + pos] += 1 + (code - 1) % 2
+                if IS_FIELD[tile_type, slot]:
+                    out[PL_FARMER * OBS_CELLS + pos] = 1.0
     phase = state[H_PHASE]
     hand = state[G_HAND]
     frontier = state[G_FRONTIER]
     keep = rotation_filter(state, hand) if phase == PH_PLACE else 0
     for j in range(frontier):
         cell = state[F_CELL + j]
-        col = cell % BOARD_WIDTH - CENTER - x0
-        row = cell // BOARD_WIDTH - CENTER - y0
+        col = cell % BOARD_WIDTH - left
+        row = cell // BOARD_WIDTH - top
         if j < FRONTIER_SLOTS:
             out[V_SLOTS + 3 * j] = 1.0
             out[V_SLOTS + 3 * j + 1] = col
@@ -158,26 +212,25 @@ def observe(state, seat, out):
             continue
         pos = row * OBS_WINDOW + col
         out[PL_FRONTIER * OBS_CELLS + pos] = 1.0
-        if keep:
-            bits = FITS[hand, state[F_KEY + j]] & keep
-            while bits:
-                r = LOWEST_BIT[bits]
-                out[(PL_LEGAL + r) * OBS_CELLS + pos] = 1.0
-                bits &= bits - 1
+        bits = FITS[hand, state[F_KEY + j]] & keep if keep else 0
+        for r in range(4):
+            out[(PL_LEGAL + r) * OBS_CELLS + pos] = (bits >> r) & 1
     if phase == PH_PLACE:
         out[V_PHASE] = 1.0
         out[V_HAND + hand] = 1.0
     elif phase == PH_MEEPLE:
         out[V_PHASE + 1] = 1.0
         cell = state[T_CELL + state[G_PLACED] - 1]
-        col = cell % BOARD_WIDTH - CENTER - x0
-        row = cell // BOARD_WIDTH - CENTER - y0
+        col = cell % BOARD_WIDTH - left
+        row = cell // BOARD_WIDTH - top
         if 0 <= col < OBS_WINDOW and 0 <= row < OBS_WINDOW:
             out[PL_LAST * OBS_CELLS + row * OBS_WINDOW + col] = 1.0
     for tile_type in range(NUM_TYPES):
-        out[V_PILE + tile_type] = state[G_PILE + tile_type] / TILE_COUNT[tile_type]
+        out[V_PILE + tile_type] = PILE_SHARE[tile_type, state[G_PILE + tile_type]]
     for rel in range(players):
-        other = (seat + rel) % players
+        other = seat + rel
+        if other >= players:
+            other -= players
         out[V_SCORE + rel] = state[G_SCORE + other] / 100.0
         out[V_NORMAL + rel] = state[G_NORMAL + other] / NORMAL_MEEPLES
         out[V_LARGE + rel] = state[G_LARGE + other]
@@ -187,29 +240,3 @@ def observe(state, seat, out):
     out[V_ORIGIN] = x0 / MAX_TILES
     out[V_ORIGIN + 1] = y0 / MAX_TILES
     out[V_FRONTIER] = frontier / FRONTIER_SLOTS
-
-
-@njit
-def write_tile(state, index, seat, players, pos, out):
-    tile_type = state[T_TYPE + index]
-    rotation = state[T_ROT + index]
-    for k in range(OBS_MARK_COUNT[tile_type, rotation]):
-        out[OBS_MARKS[tile_type, rotation, k] * OBS_CELLS + pos] = 1.0
-    if tile_type == IC_TYPE and state[C_IC_INN] == 1:
-        out[PL_INN * OBS_CELLS + pos] = 2.0                  # AMB-3 option: W branch too
-    open_sides = 0
-    node = index * MAX_SLOTS
-    for side in range(4):
-        slot = SIDE_SLOT[tile_type, rotation, side]
-        if slot >= 0 and state[N_OPEN + state[N_ROOT + node + slot]] > 0:
-            open_sides += 1
-    out[PL_OPEN_SIDES * OBS_CELLS + pos] = open_sides * 0.25
-    for slot in range(NUM_SLOTS[tile_type]):
-        code = state[N_MEEPLE + node + slot]
-        if code:
-            rel = (code - 1) // 2 - seat
-            if rel < 0:
-                rel += players
-            out[(PL_MEEPLE + rel) * OBS_CELLS + pos] += 1 + (code - 1) % 2
-            if SEG_KIND[tile_type, slot] == FIELD:
-                out[PL_FARMER * OBS_CELLS + pos] = 1.0

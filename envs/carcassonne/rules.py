@@ -8,8 +8,6 @@ skipped when only "no meeple" is legal and ``auto_pass_meeple`` is on), then sco
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..core.contract import (
     CHANCE,
     H_GAME_ID,
@@ -57,7 +55,14 @@ from .data import (
     TILE_COUNT,
 )
 from .features import add_tile, final_points, return_all_meeples, score_turn
-from .masks import check_mask_size, clear_legal, legal_mask, meeple_base, meeple_options, set_legal
+from .masks import (
+    check_mask_size,
+    clear_legal,
+    has_meeple_option,
+    legal_mask,
+    meeple_base,
+    set_legal,
+)
 
 START_CELL = CENTER * BOARD_WIDTH + CENTER
 
@@ -102,8 +107,7 @@ def apply_action(state, action):
         add_tile(state, index, state[G_HAND], action % 4, placement_cell(state, action))
         state[G_PLACED] = index + 1
         state[G_HAND] = -1
-        none = np.zeros(0, dtype=np.int8)
-        if state[C_AUTO_PASS] and meeple_options(state, state[G_ACTIVE], none, False) == 0:
+        if state[C_AUTO_PASS] and not has_meeple_option(state, state[G_ACTIVE]):
             finish_turn(state)                               # DEC-4: nothing to decide
         else:
             state[H_PHASE] = PH_MEEPLE
