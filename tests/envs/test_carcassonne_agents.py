@@ -86,3 +86,28 @@ def test_heuristic_leaf_value_is_zero_sum_and_exact_at_the_end():
         env.step(int(rng.choice(env.legal_actions())))
     heuristic_value(env.state, out)
     assert out.tolist() == [env.rewards[a] for a in env.possible_agents]
+
+
+def test_expected_points_are_final_points_once_the_pile_is_empty():
+    """The leaf's completion chances fall to zero with the pile: then it is CA-12 exactly,
+    and before that it never expects less than the as-if-ended count."""
+    from meeplezoo.envs.carcassonne import data as D
+    from meeplezoo.envs.carcassonne.features import final_points
+    from meeplezoo.envs.carcassonne.policy import expected_points
+
+    env = carcassonne_v0.env(num_players=4)
+    rng = np.random.default_rng(5)
+    expected = np.zeros(D.MAX_PLAYERS)
+    final = np.zeros(D.MAX_PLAYERS, dtype=np.int64)
+    for game in range(3):
+        env.reset(seed=game)
+        while not all(env.terminations.values()):
+            state = env.unwrapped.state
+            expected_points(state, expected)
+            final_points(state, final)
+            assert (expected >= final - 1e-9).all()
+            emptied = state.copy()
+            emptied[D.G_PILE_LEFT] = 0
+            expected_points(emptied, expected)
+            assert np.allclose(expected, final)
+            env.step(int(rng.choice(env.legal_actions())))
