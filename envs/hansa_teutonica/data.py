@@ -158,25 +158,29 @@ def _route_distances(route_city, routes):
  SPACE_ROUTE, CITY_ADJ, ROUTE_DIST) = _build_map()
 SPACES_ON_SIDE = (int(ROUTE_START[31] + ROUTE_LEN[31]), NUM_SPACES)       # 101, 107
 
-# --- Flat action space (spec §14.2, 727 actions) ---------------------------------------------
+# --- Flat action space: spec §14.2 with PLACE and DISPLACE in the same slots (513) --------
+# A piece put on a space is a placement when the space is empty (HT-6.2) and a displacement
+# when a rival's piece is there (HT-6.3): the two never apply to the same space at once, so
+# one slot per (space, type) says both.  Sharing them cuts 214 slots off the spec's 727,
+# which every user loop pays for when it scans the mask.
 A_END_TURN = 0
 A_INCOME = 1                 # 1..5: INCOME(m merchants)
 A_PLACE = 6                  # 6 + 2s + t (also compensation placements and Move drops)
-A_DISPLACE = 220             # 220 + 2s + t
-A_PAY = 434                  # 434 + t
-A_MOVE_BEGIN = 436
-A_PICK = 437                 # 437 + s (Move picks, Remove 3, board-sourced compensation)
-A_DONE = 544
-A_ESTABLISH = 545            # 545 + r
-A_REWARD = 579               # 579 + k, see R_* below
-A_PLUS3, A_PLUS4 = 592, 593
-A_UPGRADE = 594              # 594 + track
-A_SWAP = 599                 # 599 + 3c + i: offices i and i+1 of city c
-A_REMOVE3 = 680
-A_MARKER = 681               # 681 + r
-A_PAWN = 715                 # 715 + region
-A_PAWN_SKIP = 726
-NUM_ACTIONS = 727
+A_DISPLACE = A_PLACE         # the same slots, on a space a rival occupies
+A_PAY = 220                  # 220 + t
+A_MOVE_BEGIN = 222
+A_PICK = 223                 # 223 + s (Move picks, Remove 3, board-sourced compensation)
+A_DONE = 330
+A_ESTABLISH = 331            # 331 + r
+A_REWARD = 365               # 365 + k, see R_* below
+A_PLUS3, A_PLUS4 = 378, 379
+A_UPGRADE = 380              # 380 + track
+A_SWAP = 385                 # 385 + 3c + i: offices i and i+1 of city c
+A_REMOVE3 = 466
+A_MARKER = 467               # 467 + r
+A_PAWN = 501                 # 501 + region
+A_PAWN_SKIP = 512
+NUM_ACTIONS = 513
 R_NONE, R_KONTOR, R_EXTRA, R_UPGRADE, R_COELLEN = 0, 1, 3, 7, 9   # REWARD(k) groups
 
 # --- Phases ----------------------------------------------------------------------------------

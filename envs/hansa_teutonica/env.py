@@ -2,18 +2,21 @@
 
 | Import             | ``import meeplezoo.envs.hansa_teutonica_v0``                         |
 |--------------------|-------------------------------------------------------------------|
-| Actions            | Discrete(727), masked (spec §14.2)                                 |
+| Actions            | Discrete(513), masked (spec §14.2, PLACE/DISPLACE share slots)     |
 | Players            | 2-5 (``player_0`` .. ``player_4``); 2-3 side for 2-3, 4-5 side else |
-| Observation        | dict: ``observation`` float32[2089], ``action_mask`` int8[727]     |
+| Observation        | dict: ``observation`` float32[2089], ``action_mask`` int8[513]     |
 | Rewards            | at the end only; ``win_loss`` (default), ``rank``, ``score_margin`` |
 | Chance             | tavern markers and plate-marker draws, by the env's seeded generator |
 
-Actions (spec §14.2): 0 end turn, 1-5 income with m merchants, 6 + 2s + t place (also
-compensation placements and Move drops), 220 + 2s + t displace, 434-435 pay T/M, 436 begin
-Move, 437 + s pick (Move, Remove 3, board-sourced compensation), 544 done, 545 + r
-establish, 579 + k reward (0 none, 1-2 Kontor, 3-6 extra Kontor, 7-8 ability, 9-12
-Coellen), 592/593 +3/+4, 594 + track upgrade, 599 + 3c + i swap, 680 remove 3, 681 + r
-place the revealed marker, 715 + g pawn to region g, 726 pawn stays.
+Actions (spec §14.2, with placement and displacement in one slot per space and piece
+type): 0 end turn, 1-5 income with m merchants, 6 + 2s + t put a piece of type t on space s
+(a placement on an empty space, HT-6.2; a displacement where a rival stands, HT-6.3; also
+compensation placements and Move drops), 220-221 pay T/M, 222 begin Move, 223 + s pick
+(Move, Remove 3, board-sourced compensation), 330 done, 331 + r establish, 365 + k reward
+(0 none, 1-2 Kontor, 3-6 extra Kontor, 7-8 ability, 9-12 Coellen), 378/379 +3/+4, 380 +
+track upgrade, 385 + 3c + i swap, 466 remove 3, 467 + r place the revealed marker, 501 + g
+pawn to region g, 512 pawn stays.  The spec's layout gives displacements their own 214
+slots (727 in all); sharing them changes no rule and makes every mask 30% smaller.
 
 A displaced player's compensation is an off-turn decision: ``agent_selection`` moves to
 that player and back to the active player afterwards (HT-6.3.3).
@@ -27,7 +30,9 @@ DERIVED, UNVERIFIED, spec §12.6), ``regions``, ``remove3_opponents_only``, ``ti
 Engine choices: a turn ends by itself when END_TURN is its only legal move; the REWARD
 phase is skipped when "none" is the only option; a game reaching ``max_decisions``
 (HT-9.5) is truncated there (``truncations`` set, ``infos[agent]["truncated"]``, the
-kernels' TERMINAL with the state's ``truncated`` flag).  Version history: v0, first release.
+kernels' TERMINAL with the state's ``truncated`` flag).  Version history: v0, first release
+(727 actions); v0.1, placement and displacement share their slots (513 actions; saved
+games and replays of v0 name their moves by index and do not load).
 """
 
 from __future__ import annotations

@@ -31,12 +31,11 @@ def action_to_str(state: np.ndarray, action: int) -> str:
         return "end turn"
     if a < D.A_PLACE:
         return f"income {a - D.A_INCOME}M"
-    if a < D.A_DISPLACE:
+    if a < D.A_PAY:                     # one slot: placement or displacement by occupancy
         s, t = divmod(a - D.A_PLACE, 2)
+        if state[D.G_SPACE_OWNER + s] >= 0:
+            return f"displace with {TYPE[t]} {space_name(s)}"
         return f"place {TYPE[t]} {space_name(s)}"
-    if a < D.A_PAY:
-        s, t = divmod(a - D.A_DISPLACE, 2)
-        return f"displace with {TYPE[t]} {space_name(s)}"
     if a < D.A_MOVE_BEGIN:
         return f"pay {TYPE[a - D.A_PAY]}"
     if a == D.A_MOVE_BEGIN:

@@ -17,7 +17,6 @@ from ..core.jit import njit
 from ..core.rng import rand_float
 from .board import first_empty_office, player_base
 from .data import (
-    A_DISPLACE,
     A_DONE,
     A_END_TURN,
     A_ESTABLISH,
@@ -153,16 +152,15 @@ def main_choice(state, mask, rng, jitter):
     best, best_value = -1, -1e9
     for s in range(SPACES_ON_SIDE[state[G_SIDE]]):
         for t in range(2):
-            for group in range(2):
-                action = (A_PLACE if group == 0 else A_DISPLACE) + 2 * s + t
-                if not mask[action]:
-                    continue
-                value = route_value(state, SPACE_ROUTE[s], seat) - 0.5 * t
-                if group == 1:
-                    value += 1.0 - 0.7 * state[H_NUM_PLAYERS]
-                value += jitter * rand_float(rng)
-                if value > best_value:
-                    best, best_value = action, value
+            action = A_PLACE + 2 * s + t            # a displacement where a rival stands
+            if not mask[action]:
+                continue
+            value = route_value(state, SPACE_ROUTE[s], seat) - 0.5 * t
+            if state[G_SPACE_OWNER + s] >= 0:
+                value += 1.0 - 0.7 * state[H_NUM_PLAYERS]
+            value += jitter * rand_float(rng)
+            if value > best_value:
+                best, best_value = action, value
     if best >= 0:
         return best
     if mask[A_INCOME] or mask[A_INCOME + 1]:

@@ -41,7 +41,6 @@ from .board import (
     track_value,
 )
 from .data import (
-    A_DISPLACE,
     A_DONE,
     A_END_TURN,
     A_ESTABLISH,
@@ -241,14 +240,14 @@ def apply_main(state, action):
     elif action < A_PLACE:
         start_action(state)
         income(state, base, action - A_INCOME)
-    elif action < A_DISPLACE:                                   # HT-6.2
-        start_action(state)
-        s, t = (action - A_PLACE) // 2, (action - A_PLACE) % 2
-        state[base + P_PERSONAL + t] -= 1
-        put(state, s, seat, t)
     elif action < A_PAY:
         start_action(state)
-        displace(state, seat, (action - A_DISPLACE) // 2, (action - A_DISPLACE) % 2)
+        s, t = (action - A_PLACE) // 2, (action - A_PLACE) % 2
+        if state[G_SPACE_OWNER + s] < 0:                        # HT-6.2
+            state[base + P_PERSONAL + t] -= 1
+            put(state, s, seat, t)
+        else:                                                   # HT-6.3: a rival is there
+            displace(state, seat, s, t)
     elif action == A_MOVE_BEGIN:                                # HT-6.4
         start_action(state)
         state[G_MOVE_PICKED] = 0

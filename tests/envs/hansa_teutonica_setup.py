@@ -105,6 +105,7 @@ def place(space: int, kind: int = T) -> int:
 
 
 def displace(space: int, kind: int = T) -> int:
+    """The same slot as ``place``: on a rival's space the action is a displacement."""
     return D.A_DISPLACE + 2 * space + kind
 
 
@@ -113,6 +114,7 @@ def spaces_of(*routes: int) -> set[int]:
 
 
 def placements(actions: set[int], kind: int | None = None) -> set[int]:
-    """The spaces of the PLACE actions among ``actions`` (optionally of one piece type)."""
+    """The spaces of the PLACE actions among ``actions`` (optionally of one piece type);
+    outside the main phase (compensation, Move drops) every such action is a placement."""
     return {(a - D.A_PLACE) // 2 for a in actions
-            if D.A_PLACE <= a < D.A_DISPLACE and (kind is None or (a - D.A_PLACE) % 2 == kind)}
+            if D.A_PLACE <= a < D.A_PAY and (kind is None or (a - D.A_PLACE) % 2 == kind)}

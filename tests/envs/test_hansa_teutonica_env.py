@@ -63,7 +63,8 @@ def test_displaced_player_is_selected_off_turn_then_the_active_player_again():
         env.reset(seed=seed)
         while not all(env.terminations.values()) and seen < 5 and env.state[4] < 2_000:
             legal = env.legal_actions()
-            displacing = [a for a in legal if D.A_DISPLACE <= a < D.A_PAY]
+            displacing = [a for a in legal if D.A_DISPLACE <= a < D.A_PAY
+                          and env.state[D.G_SPACE_OWNER + (a - D.A_DISPLACE) // 2] >= 0]
             action = int(rng.choice(displacing)) if displacing else int(rng.choice(legal))
             active = env.agent_selection
             env.step(action)

@@ -50,7 +50,8 @@ def test_hansa_teutonica_pieces_in_player_colours():
     board = (slice(R.TITLE_H, R.HEIGHT - R.LEGEND_H), slice(0, R.MAP_W))
     before = _pixels(env.render()[board], rgb)
     mask = env.action_mask()
-    place = [a for a in range(D.A_PLACE, D.A_DISPLACE) if mask[a]]
+    place = [a for a in range(D.A_PLACE, D.A_PAY)       # placements: onto empty spaces
+             if mask[a] and env.state[D.G_SPACE_OWNER + (a - D.A_PLACE) // 2] < 0]
     assert place
     env.step(place[0])
     after = _pixels(env.render()[board], rgb)
