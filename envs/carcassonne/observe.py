@@ -30,6 +30,13 @@ frontier slot j = 0..179 the triple (present, column, row): the window position 
 cell that placement actions ``4 * j + r`` address (frontier layout), so a policy that
 scores cells with a convolution gathers slot j's four logits at (row, column).  Columns
 and rows are plain integers and fall outside 0..14 for cells beyond the window.
+
+Cost: the env hands the kernel a fresh ``np.empty`` buffer, so it clears all 6,728 entries
+(about a quarter of its time) and then writes only what is nonzero.  A placed tile is a
+fixed run of stores from per-(type, rotation) tables (planes 0..12, the slots on its four
+sides for plane 14) plus one test for meeples on it; a frontier cell is four fixed stores
+of its fitting-rotation bits.  ``tests/envs/test_carcassonne_observation.py`` checks every
+entry against a plain-Python reference.
 """
 
 from __future__ import annotations
