@@ -137,20 +137,21 @@ def window_origin(state):
 # sequence of stores (the per-tile branches of a direct loop mispredict often and were
 # most of the kernel's cost): the values of planes 0..12 at the tile's cell (one row per
 # AMB-3 option: the IC tile's inn is 2 when its W branch counts too), and the slots on its
-# four sides with a 0/1 "city or road side" weight for the open-sides count (HOT-3).
+# city and road sides, one entry per side, for the open-sides count (HOT-3).
 TILE_KEYS = NUM_TYPES * 4
 STATIC_PLANES = PL_FRONTIER                 # planes 0..12 depend on the tile alone
 TILE_PLANES = np.zeros((2, TILE_KEYS, STATIC_PLANES), dtype=np.float32)
 SIDE_SLOTS = np.zeros((TILE_KEYS, 4), dtype=np.int64)
-SIDE_PORT = np.zeros((TILE_KEYS, 4), dtype=np.int64)
+PORT_COUNT = np.zeros(TILE_KEYS, dtype=np.int64)
 for _key in range(TILE_KEYS):
     _type, _rotation = divmod(_key, 4)
     for _k in range(OBS_MARK_COUNT[_type, _rotation]):
         TILE_PLANES[:, _key, OBS_MARKS[_type, _rotation, _k]] = 1.0
     for _side in range(4):
         _slot = SIDE_SLOT[_type, _rotation, _side]
-        SIDE_SLOTS[_key, _side] = max(_slot, 0)
-        SIDE_PORT[_key, _side] = _slot >= 0
+        if _slot >= 0:
+            SIDE_SLOTS[_key, PORT_COUNT[_key]] = _slot
+            PORT_COUNT[_key] += 1
 TILE_PLANES[1, 4 * IC_TYPE:4 * IC_TYPE + 4, PL_INN] = 2.0
 IS_FIELD = (SEG_KIND == FIELD).astype(np.int64)
 # remaining / full count per (type, remaining), exactly as float32(n / count)
@@ -184,9 +185,8 @@ def observe(state, seat, out):
         node = N_MEEPLE + index * MAX_SLOTS
         roots = N_ROOT + index * MAX_SLOTS
         open_sides = 0
-        for side in range(4):
-            root = state[roots + SIDE_SLOTS[key, side]]
-            open_sides += SIDE_PORT[key, side] & (state[N_OPEN + root] > 0)
+        for k in range(PORT_COUNT[key]):
+            open_sides += state[N_OPEN + state[roots + SIDE_SLOTS[key, k]]] > 0
         out[PL_OPEN_SIDES * OBS_CELLS + pos] = open_sides * 0.25
         # Slots past the tile's own hold 0 (add_tile never writes them): one test per tile.
         codes = 0
