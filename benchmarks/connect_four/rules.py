@@ -16,6 +16,7 @@ from meeplezoo.envs.core.contract import (
     H_PHASE,
     H_PLY,
     H_TO_MOVE,
+    ILLEGAL,
     TERMINAL,
 )
 from meeplezoo.envs.core.jit import njit
@@ -147,6 +148,8 @@ def observe(state, seat, out):
 @njit
 def env_step(state, action, rng, mask):
     """One AEC step in one compiled call: apply the action and write the next mask."""
+    if mask[action] == 0:
+        return ILLEGAL              # nothing applied; the env raises with the legal moves
     apply_action(state, action)
     if state[H_TO_MOVE] >= 0:
         legal_mask(state, mask)

@@ -15,7 +15,10 @@ Each game's ``rules.py`` provides these ``@njit`` kernels (state is ``int64[:]``
 ``apply_chance(state, code)``               resolve the pending event
 ``final_scores(state, out)``                score per seat (running score before the end)
 ``observe(state, seat, out)``               ``float32`` observation, seats rotated
-``env_step(state, action, rng, mask)``      fused: apply, resolve chance, write the mask
+``env_step(state, action, rng, mask)``      fused: apply, resolve chance, write the mask;
+                                            returns the seat to move, TERMINAL, or
+                                            ILLEGAL (nothing applied) when ``mask``
+                                            forbids ``action``
 ==========================================  ==============================================
 
 and a ``GameSpec`` (below) that names them for the Python side.
