@@ -147,6 +147,7 @@ class KernelEnv(AECEnv):
         to_move = self._env_step(self.state, action, self.rng, self._mask)
         if to_move == ILLEGAL:
             self._check_legal(self.agent_selection, action)     # raises, naming the moves
+            raise RuntimeError(f"the step kernel refused action {action} that the mask allows")
         if to_move >= 0:
             # Rewards come only at the end, so every cumulative reward is still 0 here.
             self.agent_selection = self.possible_agents[to_move]
