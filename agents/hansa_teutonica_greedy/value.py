@@ -12,13 +12,11 @@ rollout policy) is what makes search useful here.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from meeplezoo.envs.core.contract import H_NUM_PLAYERS, H_PHASE, H_PLY, H_TO_MOVE, TERMINAL
 from meeplezoo.envs.core.jit import njit
-from meeplezoo.envs.core.rewards import final_rewards
+from meeplezoo.envs.core.rewards import final_rewards, squashed_margins
 from meeplezoo.envs.core.rng import seed_rng
 from meeplezoo.envs.hansa_teutonica.board import scores, tiebreaks
 from meeplezoo.envs.hansa_teutonica.data import (
@@ -79,14 +77,4 @@ def heuristic_value(state, out):
             for s in range(ROUTE_START[r], ROUTE_START[r] + ROUTE_LEN[r]):
                 count += state[G_SPACE_OWNER + s] == owner
             value[owner] += ROUTE_CREDIT * count * count / ROUTE_LEN[r]
-    mean = 0.0
-    for seat in range(players):
-        best_other = -1e9
-        for other in range(players):
-            if other != seat and value[other] > best_other:
-                best_other = value[other]
-        out[seat] = math.tanh((value[seat] - best_other) / SCALE)
-        mean += out[seat]
-    mean /= players
-    for seat in range(players):
-        out[seat] -= mean
+    squashed_margins(value, players, SCALE, out)

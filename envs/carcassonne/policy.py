@@ -16,13 +16,11 @@ between placement and meeple is valued after greedy's meeple choice.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..core.contract import H_NUM_PLAYERS, H_PHASE, H_TO_MOVE, TERMINAL
 from ..core.jit import njit
-from ..core.rewards import final_rewards
+from ..core.rewards import final_rewards, squashed_margins
 from ..core.rng import rand_below, rand_float
 from .board import occupied_around, placement_cell
 from .data import (
@@ -262,14 +260,4 @@ def heuristic_value(state, out):
         total[seat] = state[G_SCORE + seat] + points[seat] + early * (
             NORMAL_RESERVE * min(state[G_NORMAL + seat], 4)
             + LARGE_RESERVE * state[G_LARGE + seat])
-    mean = 0.0
-    for seat in range(players):
-        best_other = -1e18
-        for other in range(players):
-            if other != seat:
-                best_other = max(best_other, total[other])
-        out[seat] = math.tanh((total[seat] - best_other) / LEAF_SCALE)
-        mean += out[seat]
-    mean /= players
-    for seat in range(players):
-        out[seat] -= mean
+    squashed_margins(total, players, LEAF_SCALE, out)

@@ -12,6 +12,8 @@ share their place.  Every scheme is zero-sum:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .jit import njit
@@ -66,3 +68,20 @@ def scheme_code(name: str) -> int:
     if name not in REWARD_SCHEMES:
         raise ValueError(f"unknown reward scheme {name!r}; choose one of {REWARD_SCHEMES}")
     return REWARD_SCHEMES.index(name)
+
+
+@njit
+def squashed_margins(totals, num_players, scale, out):
+    """A heuristic leaf value from per-seat totals (MCTS ``leaf_value``): each seat's
+    ``tanh((own - best rival) / scale)``, then centred so the seats sum to zero."""
+    mean = 0.0
+    for seat in range(num_players):
+        best_other = -np.inf
+        for other in range(num_players):
+            if other != seat and totals[other] > best_other:
+                best_other = totals[other]
+        out[seat] = math.tanh((totals[seat] - best_other) / scale)
+        mean += out[seat]
+    mean /= num_players
+    for seat in range(num_players):
+        out[seat] -= mean
