@@ -110,18 +110,6 @@ def _text(img, y, x, text, rgb, scale=1):
     return draw.text(img, y, x, text, rgb, scale, font=draw.SMALL)
 
 
-def _line(img, p, q, rgb):
-    draw.line(img, p, q, rgb)
-
-
-def _disc(img, y, x, r, rgb):
-    draw.disc(img, y, x, r, rgb)
-
-
-def _box(img, y, x, h, w, rgb):
-    draw.rect(img, y, x, h, w, rgb)
-
-
 def zone_centres(state) -> np.ndarray:
     _, _, xy, _ = names_of(state)
     top, left, height, width = 40, 30, HEIGHT - 110, WIDTH - 60
@@ -137,9 +125,9 @@ def render_rgb(state) -> np.ndarray:
     for z in range(nz):
         for y in range(z + 1, nz):
             if int(state[D.K_ADJ + z]) >> y & 1:
-                _line(img, centres[z], centres[y], (150, 185, 215))
+                draw.line(img, centres[z], centres[y], (150, 185, 215))
     for z in range(nz):
-        _disc(img, *centres[z], 13, (95, 145, 195))
+        draw.disc(img, *centres[z], 13, (95, 145, 195))
     _, port_names, _, _ = names_of(state)
     for p in range(int(state[D.K_NUM_PORTS])):
         cy, cx = centres[int(state[D.K_PORT_ZONE + p])]
@@ -148,17 +136,17 @@ def render_rgb(state) -> np.ndarray:
         owner = int(state[D.S_P_OWNER + p])
         rgb = SEAT_RGB[owner] if owner >= 0 else ((40, 40, 40) if owner == D.CLOSED
                                                   else (225, 215, 190))
-        _box(img, cy - 24, cx - 9, 12, 18, rgb)
-        _box(img, cy - 27, cx - 9, 3, 18, GOOD_RGB[int(state[D.K_PORT_GOOD + p])])
+        draw.rect(img, cy - 24, cx - 9, 12, 18, rgb)
+        draw.rect(img, cy - 27, cx - 9, 3, 18, GOOD_RGB[int(state[D.K_PORT_GOOD + p])])
         if state[D.S_P_SAIL + p]:
             _text(img, cy - 21, cx - 1, str(int(state[D.S_P_SAIL + p])), (255, 255, 255))
         wh = int(state[D.S_P_WH + p])
         for i, t in enumerate(t for t in range(D.NUM_GOODS) if wh >> t & 1):
-            _box(img, cy - 12, cx - 9 + 4 * i, 3, 3, GOOD_RGB[t])
+            draw.rect(img, cy - 12, cx - 9 + 4 * i, 3, 3, GOOD_RGB[t])
         if state[D.S_P_FORT + p]:
-            _box(img, cy - 24, cx + 10, 5, 3, (20, 20, 20))
+            draw.rect(img, cy - 24, cx + 10, 5, 3, (20, 20, 20))
         if state[D.S_P_BAS + p]:
-            _box(img, cy - 18, cx + 10, 5, 3, (255, 255, 255))
+            draw.rect(img, cy - 18, cx + 10, 5, 3, (255, 255, 255))
     slots = np.zeros(nz, dtype=int)
     for g in range(D.NUM_GALLEYS):
         owner, zone = int(state[D.S_G_OWNER + g]), int(state[D.S_G_ZONE + g])
@@ -167,19 +155,19 @@ def render_rgb(state) -> np.ndarray:
         cy, cx = centres[zone]
         y, x = cy - 6 + 9 * (slots[zone] // 2), cx - 28 + 30 * (slots[zone] % 2)
         slots[zone] += 1
-        _box(img, y, x, 8, 28, SEAT_RGB[owner])
+        draw.rect(img, y, x, 8, 28, SEAT_RGB[owner])
         if g == int(state[D.A_GAL]):
-            _box(img, y + 8, x, 1, 28, (255, 255, 255))
+            draw.rect(img, y + 8, x, 1, 28, (255, 255, 255))
         _text(img, y + 2, x + 1, str(g + 1), (255, 255, 255))
         _text(img, y + 2, x + 12, str(int(state[D.S_G_SAIL + g])), (0, 0, 0))
         cargo = [t for t in range(D.NUM_GOODS)
                  for _ in range(int(state[D.S_G_GOODS + D.NUM_GOODS * g + t]))]
         for i, t in enumerate(cargo):
-            _box(img, y + 1 + 2 * i, x + 20, 2, 6, GOOD_RGB[t])
-    _box(img, 0, 0, 16, WIDTH, (20, 30, 50))
+            draw.rect(img, y + 1 + 2 * i, x + 20, 2, 6, GOOD_RGB[t])
+    draw.rect(img, 0, 0, 16, WIDTH, (20, 30, 50))
     x = draw.text(img, 3, 6, "Serenissima", (255, 230, 120))
     draw.text(img, 3, x + 12, _title(state), (230, 230, 230))
-    _box(img, HEIGHT - 66, 0, 66, WIDTH, (235, 230, 215))
+    draw.rect(img, HEIGHT - 66, 0, 66, WIDTH, (235, 230, 215))
     n = int(state[H_NUM_PLAYERS])
     nports = int(state[D.K_NUM_PORTS])
     to_move = int(state[H_TO_MOVE])
@@ -187,8 +175,8 @@ def render_rgb(state) -> np.ndarray:
         x = 8 + seat * 158
         ports = int((state[D.S_P_OWNER:D.S_P_OWNER + nports] == seat).sum())
         if seat == to_move:
-            _box(img, HEIGHT - 64, x - 4, 14, 152, (255, 250, 235))
-        _box(img, HEIGHT - 62, x, 10, 10, SEAT_RGB[seat])
+            draw.rect(img, HEIGHT - 64, x - 4, 14, 152, (255, 250, 235))
+        draw.rect(img, HEIGHT - 62, x, 10, 10, SEAT_RGB[seat])
         draw.text(img, HEIGHT - 63, x + 14, f"{int(state[D.S_DUCATS + seat])}d "
                   f"{int(state[D.S_SUPPLY + seat])}s {ports}p", (0, 0, 0))
         if seat == to_move:
@@ -198,9 +186,9 @@ def render_rgb(state) -> np.ndarray:
         x = 8 + s * 20
         spaces = int(state[D.K_SCORING_4P] if n == 4 else state[D.K_SCORING_23P])
         rgb = (230, 190, 60) if spaces >> s & 1 else (190, 190, 190)
-        _box(img, HEIGHT - 44, x, 12, 16, rgb)
+        draw.rect(img, HEIGHT - 44, x, 12, 16, rgb)
         if s == int(state[D.G_TRACK]):
-            _box(img, HEIGHT - 41, x + 5, 6, 6, (255, 255, 255))
+            draw.rect(img, HEIGHT - 41, x + 5, 6, 6, (255, 255, 255))
     phase = D.PHASE_NAMES[int(state[H_PHASE])].replace("_", " ")
     who = {CHANCE: "chance", TERMINAL: "game over"}.get(to_move, f"{SEAT_NAMES[to_move]} to move"
                                                          if 0 <= to_move < n else "")
