@@ -34,7 +34,8 @@ def compiled_search(spec: GameSpec, policy_name: str = "random", leaf_value=None
     legal, apply_action = k["legal_mask"], k["apply_action"]
     sample, apply_chance, outcomes = k["sample_chance"], k["apply_chance"], k["chance_outcomes"]
     scores, tiebreaks = k["scores"], k["tiebreaks"]
-    heuristic = k.get("rollout_policy", search.random_policy)     # also the prior's favourite
+    # The heuristic is also the prior's favourite move (a game without one cannot use prior).
+    heuristic = k.get("rollout_policy", search.random_policy)
     if policy_name == "random":
         policy = search.random_policy
     elif "rollout_policy" in k:
@@ -131,6 +132,8 @@ class MCTSAgent(Agent):
         return max(children, key=lambda c: (c[1], c[2]))[0]
 
     def _prepare_root(self, spec: GameSpec, state: np.ndarray) -> None:
+        if self.params[search.P_PRIOR] > 0.0 and "rollout_policy" not in spec.kernels:
+            raise ValueError(f"prior needs a heuristic move; {spec.name} has no rollout policy")
         _, _, find, _ = compiled_search(spec, self.rollout, self.leaf_value)
         tree = self.tree
         found = -1

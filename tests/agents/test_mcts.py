@@ -286,3 +286,5 @@ def test_bad_prior_is_rejected():
         MCTSAgent(prior=1.0)
     with pytest.raises(ValueError, match="bad MCTS spec"):
         make_agent("mcts:10,prior=x", "hansa_teutonica_v0")
+    with pytest.raises(ValueError, match="no rollout policy"):
+        MCTSAgent(simulations=10, prior=0.5).act(connect_four_after([]))
