@@ -143,16 +143,15 @@ def legal_placements(state, tile_type, out):
     """Write every legal placement action of ``tile_type`` in the state's layout, ascending;
     return how many.  ``out`` needs room for 4 * FRONTIER_SLOTS actions (DEC-5 bound)."""
     grid = state[C_LAYOUT] == LAYOUT_GRID
+    keep = rotation_filter(state, tile_type)
     count = 0
     for j in range(state[G_FRONTIER]):
-        bits = fitting_rotations(state, tile_type, j)
-        if bits == 0:
-            continue
+        bits = FITS[tile_type, state[F_KEY + j]] & keep
         base = state[F_CELL + j] * 4 if grid else 4 * j
+        # Branch-free: each rotation is written, and kept only when it fits (count grows).
         for r in range(4):
-            if bits >> r & 1:
-                out[count] = base + r
-                count += 1
+            out[count] = base + r
+            count += bits >> r & 1
     return count
 
 

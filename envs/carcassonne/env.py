@@ -73,6 +73,7 @@ import numpy as np
 
 from ..core.aec import KernelEnv
 from ..core.game import env_metadata, game_spec
+from ..core.jit import direct_entry
 from ..core.wrappers import make_env_factory
 from . import data as D
 from . import masks, observe, policy, rules
@@ -109,10 +110,15 @@ class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
         super().__init__(num_players=num_players, **kwargs)
         check_player_count(self.num_players, self._config)
         self._legal_buffer = np.zeros(policy.MAX_LIST, dtype=np.int64)
+        self._list_legal = masks.legal_actions
+
+    def _bind_direct_entries(self):
+        super()._bind_direct_entries()
+        self._list_legal = direct_entry(masks.legal_actions, self.state, self._legal_buffer)
 
     def legal_actions(self) -> list[int]:
         """Ascending legal actions, listed by the compiled kernel (no mask scan)."""
-        count = masks.legal_actions(self.state, self._legal_buffer)
+        count = self._list_legal(self.state, self._legal_buffer)
         return self._legal_buffer[:count].tolist()
 
     def clone(self):
