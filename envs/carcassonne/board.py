@@ -65,16 +65,15 @@ def facing_edge(state, index, side):
 
 @njit
 def frontier_find(state, cell):
-    """(position, found): where ``cell`` is or would be inserted in the sorted frontier."""
-    low = 0
-    high = state[G_FRONTIER]
-    while low < high:
-        mid = (low + high) >> 1
-        if state[F_CELL + mid] < cell:
-            low = mid + 1
-        else:
-            high = mid
-    return low, low < state[G_FRONTIER] and state[F_CELL + low] == cell
+    """(position, found): where ``cell`` is or would be inserted in the sorted frontier.
+
+    A branch-free count of the smaller cells: on frontiers of ~50 cells it vectorises and
+    beats a binary search, whose halving branches mispredict."""
+    size = state[G_FRONTIER]
+    pos = 0
+    for j in range(size):
+        pos += state[F_CELL + j] < cell
+    return pos, pos < size and state[F_CELL + pos] == cell
 
 
 @njit

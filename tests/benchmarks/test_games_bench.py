@@ -43,16 +43,22 @@ def test_quick_run_writes_well_formed_json(game, tmp_path, capsys):
 
     aec = report["aec"]
     expected = {f"{short}_2p", "connect_four_v3"}
-    if game in games.AEC_LEGAL_LIST:
-        expected.add(f"{short}_2p_legal_list")
+    pairs = {f"{short}_2p / connect_four_v3"}
+    if game in games.AEC_LEGAL_LIST:      # both envs also driven from their legal lists
+        expected |= {f"{short}_2p_legal_list", "connect_four_v3_legal_list"}
+        pairs.add(f"{short}_2p_legal_list / connect_four_v3_legal_list")
     assert set(aec["contenders"]) == expected
     for row in aec["contenders"].values():
         assert positive(row["turns_per_s"]) and len(row["per_round"]) == TINY.aec_rounds
-    assert set(aec["ratios"]) == {f"{n} / connect_four_v3" for n in expected
-                                  if n != "connect_four_v3"}
+    assert set(aec["ratios"]) == pairs
     for ratio in aec["ratios"].values():
         assert ratio["min"] <= ratio["median_of_rounds"] <= ratio["max"]
-    assert aec["bar"]["contender"] == f"{short}_2p" and isinstance(aec["bar"]["met"], bool)
+    bar = aec["bar"]
+    bar_pair = f"{bar['contender']} / {bar['peer']}"
+    loop = "_legal_list" if game in games.AEC_LEGAL_LIST else ""
+    assert bar_pair == f"{short}_2p{loop} / connect_four_v3{loop}"
+    assert bar["measured"] == aec["ratios"][bar_pair]["median_of_rounds"]
+    assert bar["met"] == (bar["measured"] >= bar["ratio_at_least"])
 
     assert set(report["playouts"]) == {"random_generic_masks", *games.PLAYOUT_HOOKS.get(game, {})}
     for rows in report["playouts"].values():
@@ -64,6 +70,23 @@ def test_quick_run_writes_well_formed_json(game, tmp_path, capsys):
 
     printed = capsys.readouterr().out
     assert "(a) AEC turns/s" in printed and "(b) full games" in printed
+
+
+def test_legal_list_loop_picks_only_legal_moves_of_both_envs():
+    """The legal-list loop plays whole games of ours and of the peer without an illegal
+    move (either env would raise) and reads the peer's own list of open columns."""
+    import numpy as np
+    from pettingzoo.classic import connect_four_v3
+
+    from meeplezoo.envs import make
+
+    for env in (make("carcassonne_v0", num_players=2), connect_four_v3.env()):
+        env.reset(seed=3)
+        assert games.play_legal_list_turns(env, np.random.default_rng(0), 300) == 300
+    peer = connect_four_v3.env()
+    peer.reset(seed=0)
+    mask = peer.last()[0]["action_mask"]
+    assert games.legal_list_of(peer)() == np.flatnonzero(mask).tolist()
 
 
 def test_strength_goes_through_the_arena(tmp_path, capsys):
