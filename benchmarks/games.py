@@ -161,6 +161,8 @@ def aec_contenders(game: str, players: list[int], legal_list: bool) -> dict[str,
     if legal_list:
         contenders[names[0] + LEGAL_LIST] = (ours[names[0]][0], play_legal_list_turns)
         contenders[PEER + LEGAL_LIST] = (connect_four_v3.env, play_legal_list_turns)
+        contenders.update({n + LEGAL_LIST: (ours[n][0], play_legal_list_turns)
+                           for n in names[1:]})
     return contenders
 
 
