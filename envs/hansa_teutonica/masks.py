@@ -104,7 +104,10 @@ from .data import (
     TRADER,
 )
 
+assert A_DISPLACE == A_PLACE     # main_mask writes both moves' slots at once
+
 # --- shared legality tests ----------------------------------------------------------------
+
 
 @njit
 def pawn_allows(state, route):
@@ -272,10 +275,12 @@ def legal_mask(state, mask):
                 mask[A_PICK + s] = state[G_SPACE_OWNER + s] == seat
         mask[A_DONE] = state[G_MOVE_PICKED] >= 1
     elif phase == PH_MOVE_DROP:
-        for s in range(spaces):
-            if state[G_SPACE_OWNER + s] < 0:
-                for t in range(2):
-                    mask[A_PLACE + 2 * s + t] = state[G_HAND + t] > 0
+        has_trader = state[G_HAND] > 0
+        has_merchant = state[G_HAND + 1] > 0
+        for s in range(spaces):                              # branch-free, as main_mask
+            empty = state[G_SPACE_OWNER + s] < 0
+            mask[A_PLACE + 2 * s] = empty & has_trader
+            mask[A_PLACE + 2 * s + 1] = empty & has_merchant
     elif phase == PH_REWARD:
         for k in range(13):
             mask[A_REWARD + k] = reward_ok(state, k)
@@ -311,23 +316,21 @@ def main_mask(state, mask, seat, base, side, spaces):
     if state[G_ACTIONS_LEFT] < 1:
         return
     income_mask(state, mask, base)
-    pt, pm = state[base + P_PERSONAL], state[base + P_PERSONAL + 1]
+    has_trader = state[base + P_PERSONAL] > 0
+    has_merchant = state[base + P_PERSONAL + 1] > 0
+    pieces = state[base + P_PERSONAL] + state[base + P_PERSONAL + 1]
     own_piece = False
+    # Branch-free over the spaces (empty, own and rival ones come in no predictable
+    # order): A_DISPLACE is A_PLACE, so one pair of stores serves both moves.
     for s in range(spaces):
         owner = state[G_SPACE_OWNER + s]
-        if owner == seat:
-            own_piece = True
-            continue
-        if not pawn_allows(state, SPACE_ROUTE[s]):
-            continue
-        if owner < 0:                                          # HT-6.2
-            mask[A_PLACE + 2 * s] = pt > 0
-            mask[A_PLACE + 2 * s + 1] = pm > 0
-        else:                                                  # HT-6.3.2
-            need = 2 if state[G_SPACE_TYPE + s] == TRADER else 3
-            if pt + pm >= need:
-                mask[A_DISPLACE + 2 * s] = pt > 0
-                mask[A_DISPLACE + 2 * s + 1] = pm > 0
+        own_piece |= owner == seat
+        # HT-6.2 on an empty space; HT-6.3.2 on a rival's: 2 pieces for a trader, 3 else
+        need = 3 - (state[G_SPACE_TYPE + s] == TRADER)
+        ok = (owner != seat) & ((owner < 0) | (pieces >= need)) \
+            & pawn_allows(state, SPACE_ROUTE[s])
+        mask[A_PLACE + 2 * s] = ok & has_trader
+        mask[A_PLACE + 2 * s + 1] = ok & has_merchant
     mask[A_MOVE_BEGIN] = own_piece                             # HT-6.4
     for r in range(ROUTES_ON_SIDE[side]):
         mask[A_ESTABLISH + r] = route_owned_by(state, r, seat) and pawn_allows(state, r)
