@@ -139,11 +139,17 @@ class KernelEnv(AECEnv):
         if self._game_over:
             self._was_dead_step(action)
             return
-        # Fast path for a plain int in range: the kernel itself refuses an action its mask
-        # forbids (ILLEGAL, nothing applied).  Anything else gets the full check and message.
-        if type(action) is not int or not 0 <= action < self._num_actions:
-            self._check_legal(self.agent_selection, action)
-            action = int(action)
+        # Fast path for an int in range, plain or numpy (what policies hand back): the
+        # kernel itself refuses an action its mask forbids (ILLEGAL, nothing applied).
+        # Anything else gets the full check and its message.
+        if type(action) is not int:
+            if isinstance(action, np.integer):
+                action = int(action)
+            else:
+                self._check_legal(self.agent_selection, action)
+                action = int(action)
+        if not 0 <= action < self._num_actions:
+            self._check_legal(self.agent_selection, action)    # raises, naming the range
         to_move = self._env_step(self.state, action, self.rng, self._mask)
         if to_move == ILLEGAL:
             self._check_legal(self.agent_selection, action)     # raises, naming the moves

@@ -285,6 +285,33 @@ def test_illegal_action_raises_naming_action_agent_phase(name):
 
 
 @pytest.mark.parametrize("name", names())
+def test_numpy_integer_actions_play_like_ints_and_are_checked_alike(name):
+    """Policies hand back numpy integers: they take the fast path and play exactly the
+    game that Python ints play; illegal or out-of-range ones raise and change nothing."""
+    plain, typed = make(name, num_players=2), make(name, num_players=2)
+    plain.reset(seed=5)
+    typed.reset(seed=5)
+    kinds = (np.int64, np.int32, np.uint16, np.intp)
+    for turn in range(40):
+        if plain._game_over:
+            break
+        action = plain.legal_actions()[turn % len(plain.legal_actions())]
+        plain.step(action)
+        typed.step(kinds[turn % len(kinds)](action))
+        assert np.array_equal(plain.state, typed.state)
+        assert plain.agent_selection == typed.agent_selection
+    if typed._game_over:
+        typed.reset(seed=5)
+    before = typed.state.copy()
+    illegal = int(np.flatnonzero(typed.action_mask() == 0)[0])
+    for bad in (np.int64(illegal), np.int64(-1), np.int32(spec(name).num_actions),
+                np.uint64(2**63 + 5)):
+        with pytest.raises(ValueError, match=typed.agent_selection):
+            typed.step(bad)
+    assert np.array_equal(typed.state, before)
+
+
+@pytest.mark.parametrize("name", names())
 def test_illegal_penalty_option_terminates_the_offender(name):
     env = make(name, num_players=2, illegal="penalty")
     env.reset(seed=0)
