@@ -6,20 +6,28 @@ without knowing the game; the rest is laid out by the game's ``data.py``.
 
 Each game's ``rules.py`` provides these ``@njit`` kernels (state is ``int64[:]``):
 
-==========================================  ==============================================
-``init_state(state, num_players, config)``  the start position, before any chance event
-``legal_mask(state, mask) -> int``          write 0/1 into ``int8[num_actions]``; count
-``apply_action(state, action)``             one decision by the seat to move
-``chance_outcomes(state, codes, probs)``    exact distribution of the pending event
-``sample_chance(state, rng) -> code``       one draw of the pending event
-``apply_chance(state, code)``               resolve the pending event
-``final_scores(state, out)``                score per seat (running score before the end)
-``observe(state, seat, out)``               ``float32`` observation, seats rotated
-``env_step(state, action, rng, mask)``      fused: apply, resolve chance, write the mask;
-                                            returns the seat to move, TERMINAL, or
-                                            ILLEGAL (nothing applied) when ``mask``
-                                            forbids ``action``
-==========================================  ==============================================
+=============================================  ===========================================
+``init_state(state, num_players, config,      the start position, before any chance event
+start_seat)``
+``legal_mask(state, mask) -> int``             write 0/1 into ``int8[num_actions]``; count
+``apply_action(state, action)``                one decision by the seat to move
+``chance_outcomes(state, codes, probs)``       exact distribution of the pending event
+``sample_chance(state, rng) -> code``          one draw of the pending event
+``apply_chance(state, code)``                  resolve the pending event
+``resolve_chance(state, rng)``                 draw and apply until a seat is to move
+``scores(state, out)``                         score per seat: final at the end; before
+                                               it the running score, or where the game
+                                               says so (Carcassonne) the score as if the
+                                               game ended now
+``tiebreaks(state, out)``                      per seat, compared when scores tie
+``observe(state, seat, out)``                  ``float32`` observation, seats rotated
+``env_step(state, action, rng, mask)``         fused: apply, resolve chance, write the
+                                               mask; returns the seat to move, TERMINAL,
+                                               or ILLEGAL (nothing applied) when ``mask``
+                                               forbids ``action``
+``env_reset(state, num_players, config,       fused: ``init_state``, resolve chance,
+start_seat, rng, mask)``                       write the mask
+=============================================  ===========================================
 
 and a ``GameSpec`` (below) that names them for the Python side.
 """
