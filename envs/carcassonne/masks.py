@@ -128,28 +128,19 @@ def set_legal(state, mask):
     if phase == PH_PLACE:
         hand = state[G_HAND]
         keep = rotation_filter(state, hand)
+        grid = state[C_LAYOUT] == LAYOUT_GRID
         count = 0
-        if state[C_LAYOUT] != LAYOUT_GRID:
-            # Frontier slots are contiguous: four unconditional stores per cell (zeros
-            # included) instead of a branch per rotation, which mispredicts about half the
-            # time and was most of this loop's cost.
-            for j in range(state[G_FRONTIER]):
-                bits = FITS[hand, state[F_KEY + j]] & keep
-                base = 4 * j
-                mask[base] = bits & 1
-                mask[base + 1] = bits >> 1 & 1
-                mask[base + 2] = bits >> 2 & 1
-                mask[base + 3] = bits >> 3 & 1
-                count += popcount4(bits)
-            return count
+        # Four unconditional stores per frontier cell (zeros included; in the grid layout
+        # those are the entries clear_legal zeroes) instead of a branch per rotation, which
+        # mispredicts about half the time and was most of this loop's cost.
         for j in range(state[G_FRONTIER]):
             bits = FITS[hand, state[F_KEY + j]] & keep
-            if bits:
-                base = state[F_CELL + j] * 4
-                for r in range(4):
-                    if bits >> r & 1:
-                        mask[base + r] = 1
-                        count += 1
+            base = state[F_CELL + j] * 4 if grid else 4 * j
+            mask[base] = bits & 1
+            mask[base + 1] = bits >> 1 & 1
+            mask[base + 2] = bits >> 2 & 1
+            mask[base + 3] = bits >> 3 & 1
+            count += popcount4(bits)
         return count
     if phase == PH_MEEPLE:
         mask[meeple_base(state) + 2 * MAX_SLOTS] = 1
