@@ -45,6 +45,7 @@ import numpy as np
 
 from ..core.contract import H_NUM_PLAYERS, H_PHASE
 from ..core.jit import njit
+from ..core.seats import relative_seat, seat_after
 from .board import rotation_filter
 from .data import (
     BOARD_WIDTH,
@@ -197,9 +198,7 @@ def observe(state, seat, out):
         for slot in range(NUM_SLOTS[tile_type]):
             code = state[node + slot]
             if code:
-                rel = (code - 1) // 2 - seat
-                if rel < 0:
-                    rel += players
+                rel = relative_seat((code - 1) // 2, seat, players)
                 out[(PL_MEEPLE + rel) * OBS_CELLS + pos] += 1 + (code - 1) % 2
                 if IS_FIELD[tile_type, slot]:
                     out[PL_FARMER * OBS_CELLS + pos] = 1.0
@@ -235,9 +234,7 @@ def observe(state, seat, out):
     for tile_type in range(NUM_TYPES):
         out[V_PILE + tile_type] = PILE_SHARE[tile_type, state[G_PILE + tile_type]]
     for rel in range(players):
-        other = seat + rel
-        if other >= players:
-            other -= players
+        other = seat_after(seat, rel, players)
         out[V_SCORE + rel] = state[G_SCORE + other] / 100.0
         out[V_NORMAL + rel] = state[G_NORMAL + other] / NORMAL_MEEPLES
         out[V_LARGE + rel] = state[G_LARGE + other]

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..core.contract import H_NUM_PLAYERS, H_PHASE
 from ..core.jit import njit
+from ..core.seats import seat_after
 from .data import (
     C_EXITS,
     C_NUMBER,
@@ -65,7 +66,7 @@ def observe(state, seat, out):
     out[:] = 0.0
     players = state[H_NUM_PLAYERS]
     for slot in range(players):
-        write_player(state, (seat + slot) % players, out, slot * OBS_PLAYER_SIZE)
+        write_player(state, seat_after(seat, slot, players), out, slot * OBS_PLAYER_SIZE)
     write_global(state, out, MAX_PLAYERS * OBS_PLAYER_SIZE)
 
 

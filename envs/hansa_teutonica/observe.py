@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..core.contract import H_NUM_PLAYERS, H_PHASE, H_TO_MOVE
 from ..core.jit import njit
+from ..core.seats import relative_seat, seat_after
 from .board import player_base
 from .data import (
     CITY_NOFF,
@@ -70,13 +71,6 @@ NUM_PHASES = len(PHASE_NAMES)
 
 
 @njit
-def relative(owner, seat, n):
-    """The owner's seat counted from the observer (the observer is 0)."""
-    rel = owner - seat
-    return rel + n if rel < 0 else rel
-
-
-@njit
 def observe(state, seat, out):
     out[:] = 0.0
     n = state[H_NUM_PLAYERS]
@@ -85,7 +79,7 @@ def observe(state, seat, out):
     for s in range(NUM_SPACES):                                  # route spaces
         owner = state[G_SPACE_OWNER + s]
         if owner >= 0:
-            out[at + relative(owner, seat, n)] = 1.0
+            out[at + relative_seat(owner, seat, n)] = 1.0
             out[at + 5] = state[G_SPACE_TYPE + s]
         at += 6
     for city in range(NUM_CITIES):                               # printed offices
@@ -94,19 +88,19 @@ def observe(state, seat, out):
                 out[at] = 1.0
                 owner = state[G_OFFICE_OWNER + city * MAX_OFFICES + i]
                 if owner >= 0:
-                    out[at + 1 + relative(owner, seat, n)] = 1.0
+                    out[at + 1 + relative_seat(owner, seat, n)] = 1.0
                 out[at + 6] = OFF_SHAPE[side, city, i]
                 out[at + 7] = OFF_COLOUR[side, city, i] / 3.0
             at += 8
     for city in range(NUM_CITIES):                               # extra Kontors
         for i in range(state[G_EXTRA_N + city]):
             owner = state[G_EXTRA_OWNER + city * MAX_EXTRA + i]
-            out[at + relative(owner, seat, n)] += 1.0
+            out[at + relative_seat(owner, seat, n)] += 1.0
         at += MAX_PLAYERS
     for j in range(4):                                           # Coellen table
         owner = state[G_COELLEN + j]
         if owner >= 0:
-            out[at + relative(owner, seat, n)] = 1.0
+            out[at + relative_seat(owner, seat, n)] = 1.0
         at += MAX_PLAYERS
     for r in range(NUM_ROUTES):                                  # markers on routes
         kind = state[G_ROUTE_MARKER + r]
@@ -115,7 +109,7 @@ def observe(state, seat, out):
         at += NUM_MARKER_KINDS
     for rel in range(MAX_PLAYERS):                               # seats, observer first
         if rel < n:
-            p = seat + rel if seat + rel < n else seat + rel - n
+            p = seat_after(seat, rel, n)
             base = player_base(p)
             out[at] = 1.0
             out[at + 1] = p == state[G_ACTIVE]

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..core.contract import H_NUM_PLAYERS, H_PHASE
 from ..core.jit import njit
+from ..core.seats import seat_after
 from .city import church_rows_value, defence, lowest_cell, score_from_parts
 from .data import (
     C_BOXES_PER_PLAYER,
@@ -71,7 +72,7 @@ def observe(state, seat, out):
     out[:] = 0.0
     num_players = state[H_NUM_PLAYERS]
     for slot in range(num_players):
-        player = (seat + slot) % num_players
+        player = seat_after(seat, slot, num_players)
         write_player(state, player, out, slot * OBS_PLAYER_SIZE)
     write_global(state, out, MAX_PLAYERS * OBS_PLAYER_SIZE)
 

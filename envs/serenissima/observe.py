@@ -19,6 +19,7 @@ import numpy as np
 
 from ..core.contract import H_NUM_PLAYERS, H_PHASE, H_TO_MOVE
 from ..core.jit import njit
+from ..core.seats import relative_seat, seat_after
 from .board import galleys_owned, ports_owned
 from .data import (
     A_ASKED,
@@ -94,14 +95,6 @@ assert MAX_ZONES % 8 == 0
 
 
 @njit
-def relative_seat(owner, seat, n):
-    """``(owner - seat) % n`` for seats in 0..n-1, without the integer division (tens of
-    cycles each, and the kernel does it for every galley and port)."""
-    d = owner - seat
-    return d + (n & (d >> 63))
-
-
-@njit
 def observe(state, seat, out):
     out[:] = 0.0
     n = state[H_NUM_PLAYERS]
@@ -149,7 +142,7 @@ def observe(state, seat, out):
     i += MAX_ZONES * MAX_ZONES
     for rel in range(MAX_PLAYERS):
         if rel < n:
-            other = seat + rel - n * (seat + rel >= n)
+            other = seat_after(seat, rel, n)
             out[i] = 1.0
             if rel == 0 or state[K_HIDDEN_MONEY] == 0:
                 out[i + 1] = state[S_DUCATS + other] / 20.0
@@ -216,7 +209,7 @@ def observe_global(state, seat, out, i):
     out[i + 2] = 1.0 if state[A_UNMANNED] >= 0 else 0.0
     i += 3
     for rel in range(n):
-        out[i + rel] = (state[A_ASKED] >> (seat + rel - n * (seat + rel >= n))) & 1
+        out[i + rel] = (state[A_ASKED] >> seat_after(seat, rel, n)) & 1
     i += MAX_PLAYERS
     out[i] = state[K_CAPACITY] / 5.0
     out[i + 1] = state[K_BLOCK_IN_START]
