@@ -15,7 +15,6 @@ from .board import (
     track_value,
 )
 from .data import (
-    A_DISPLACE,
     A_DONE,
     A_END_TURN,
     A_ESTABLISH,
@@ -104,10 +103,7 @@ from .data import (
     TRADER,
 )
 
-assert A_DISPLACE == A_PLACE     # main_mask writes both moves' slots at once
-
 # --- shared legality tests ----------------------------------------------------------------
-
 
 @njit
 def pawn_allows(state, route):
@@ -321,7 +317,7 @@ def main_mask(state, mask, seat, base, side, spaces):
     pieces = state[base + P_PERSONAL] + state[base + P_PERSONAL + 1]
     own_piece = False
     # Branch-free over the spaces (empty, own and rival ones come in no predictable
-    # order): A_DISPLACE is A_PLACE, so one pair of stores serves both moves.
+    # order): A_DISPLACE is A_PLACE (data.py), so one pair of stores serves both moves.
     for s in range(spaces):
         owner = state[G_SPACE_OWNER + s]
         own_piece |= owner == seat
