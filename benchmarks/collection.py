@@ -18,13 +18,12 @@ Writes ``benchmarks/results/collection.json``.  torch runs on 1 CPU thread (set
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from datetime import datetime, timezone
 
 import numpy as np
 
-from .common import RESULTS_DIR, machine_info, say
+from .common import RESULTS_DIR, machine_info, say, write_report
 
 
 def measure(game: str, num_envs: int, steps: int, hidden: tuple[int, ...], threads: int,
@@ -96,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         say(f"network {hidden}, batch {envs}")
         report["results"].append(measure("saint_malo_v0", envs, steps, hidden, args.threads))
     out = RESULTS_DIR / ("collection_quick.json" if args.quick else "collection.json")
-    out.write_text(json.dumps(report, indent=2) + "\n")
+    write_report(report, out)
     for row in report["results"]:
         print(f"{row['hidden']}: ours {row['ours_steps_per_s']:,.0f} steps/s = "
               f"{row['ratio_vs_batch1_loop']:.1f}x the batch-1 loop, "

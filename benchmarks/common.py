@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import sys
@@ -52,3 +53,9 @@ def machine_info() -> dict:
     except ImportError:
         pass
     return info
+
+
+def write_report(report: dict, out: Path) -> None:
+    """A benchmark's JSON report, its folder made if needed."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2) + "\n")

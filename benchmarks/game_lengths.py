@@ -16,9 +16,9 @@ is what makes every game end; this benchmark says how often it is needed.
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from datetime import datetime, timezone
+from pathlib import Path
 
 import numpy as np
 
@@ -31,7 +31,7 @@ from meeplezoo.envs.hansa_teutonica.chance import env_reset, env_step
 from meeplezoo.envs.hansa_teutonica.options import make_config
 from meeplezoo.envs.hansa_teutonica.policy import rollout_policy
 
-from .common import RESULTS_DIR, machine_info, say
+from .common import RESULTS_DIR, machine_info, say, write_report
 
 RANDOM, HEURISTIC = 0, 1
 
@@ -77,7 +77,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--games", type=int, default=10_000, help="games in all, per policy")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5])
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default=str(RESULTS_DIR / "game_lengths_hansa_teutonica.json"))
+    parser.add_argument("--out", type=Path,
+                        default=RESULTS_DIR / "game_lengths_hansa_teutonica.json")
     args = parser.parse_args(argv)
     config = make_config()
     cap = int(config[D.C_MAX_DECISIONS - D.CONFIG_START])
@@ -99,8 +100,7 @@ def main(argv: list[str] | None = None) -> dict:
                 f"{row['longest_decisions']:,} decisions (by the rules: "
                 f"{row['longest_ended_by_rules']}), median {row['median_decisions']:,.0f} "
                 f"({row['seconds']} s)")
-    with open(args.out, "w") as sink:
-        json.dump(report, sink, indent=2)
+    write_report(report, args.out)
     say(f"wrote {args.out}")
     return report
 

@@ -39,8 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .common import RESULTS_DIR, machine_info, say, timed
-from .speed import AEC_BAR_RATIO, paired_ratio, play_random_turns, write_report
+from .common import RESULTS_DIR, machine_info, say, timed, write_report
+from .speed import AEC_BAR_RATIO, paired_ratio, play_random_turns
 
 PEER = "connect_four_v3"
 

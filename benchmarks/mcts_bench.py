@@ -17,7 +17,6 @@ Writes ``benchmarks/results/mcts.json`` (``mcts_quick.json`` with ``--quick``).
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -27,7 +26,7 @@ from pathlib import Path
 from meeplezoo.agents.mcts import MCTSAgent, Tree
 from meeplezoo.agents.registry import make_agent
 
-from .common import RESULTS_DIR, machine_info, say
+from .common import RESULTS_DIR, machine_info, say, write_report
 from .connect_four.env import raw_env as connect_four_env
 from .peers import openspiel_mcts_sims_per_second, openspiel_positions
 from .ratings import wilson
@@ -158,8 +157,7 @@ def run(argv: list[str] | None = None) -> dict:
     say(f"(c) strength: {games} games, {args.sims} simulations each side")
     report["connect_four_strength"] = play_vs_openspiel(games, args.sims)
     out = args.out or RESULTS_DIR / ("mcts_quick.json" if args.quick else "mcts.json")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=2))
+    write_report(report, out)
     say(f"wrote {out}")
     return report
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import os
 import statistics
 import time
@@ -32,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .common import RESULTS_DIR, machine_info, say, timed
+from .common import RESULTS_DIR, machine_info, say, timed, write_report
 
 PGX_BAR_RATIO = 3.0      # the bar: ours >= 3x pgx's steps/s at batch 1024
 
@@ -311,8 +310,7 @@ def run(argv: list[str] | None = None) -> dict:
                                      else "peers_connect_four.json")
     command = "python -m meeplezoo.benchmarks.peers" + (" --quick" if args.quick else "")
     report = collect(settings, command)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=2) + "\n")
+    write_report(report, out)
     print(format_table(report))
     print(f"wrote {out} ({report['total_s']:.0f} s)")
     return report

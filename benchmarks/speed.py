@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import os
 import statistics
 import time
@@ -32,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .common import RESULTS_DIR, machine_info, say, timed
+from .common import RESULTS_DIR, machine_info, say, timed, write_report
 from .startup import startup_benchmark
 
 GAME = "saint_malo_v0"
@@ -258,11 +257,6 @@ def format_table(report: dict) -> str:
     lines.append(f"    bar warm < {bar['warm_process_to_first_step_s_below']:.0f} s: "
                  f"{'met' if bar['met'] else 'NOT met'}")
     return "\n".join(lines)
-
-
-def write_report(report: dict, out: Path) -> None:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=2) + "\n")
 
 
 def run(argv: list[str] | None = None) -> dict:
