@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from .common import RESULTS_DIR, machine_info, say, timed, write_report
-from .speed import AEC_BAR_RATIO, paired_ratio, play_random_turns
+from .speed import AEC_BAR_RATIO, finish_turn_of_ended_game, paired_ratio, play_random_turns
 
 PEER = "connect_four_v3"
 
@@ -128,9 +128,7 @@ def play_legal_list_turns(env, rng: np.random.Generator, num_turns: int) -> int:
     while turns < num_turns:
         _, _, termination, truncation, _ = env.last()
         if termination or truncation:
-            env.step(None)
-            if not env.agents:
-                env.reset(seed=int(rng.integers(2**31)))
+            finish_turn_of_ended_game(env, rng)
             continue
         legal = legal_actions()
         env.step(int(legal[rng.integers(len(legal))]))

@@ -63,15 +63,21 @@ QUICK = Settings(aec_rounds=3, aec_budget_s=0.2, repeats=1, budget_s=0.2,
 # --- (a) AEC turns per second ------------------------------------------------------------
 
 
+def finish_turn_of_ended_game(env, rng: np.random.Generator) -> None:
+    """The dead agent's ``step(None)``; a new game, seeded from ``rng``, once all are done
+    (only at a game's end, so the timed turn loops stay free of the call)."""
+    env.step(None)
+    if not env.agents:
+        env.reset(seed=int(rng.integers(2**31)))
+
+
 def play_random_turns(env, rng: np.random.Generator, num_turns: int) -> int:
     """The RL user's loop: ``num_turns`` random legal moves, finishing and resetting games."""
     turns = 0
     while turns < num_turns:
         obs, _, termination, truncation, _ = env.last()
         if termination or truncation:
-            env.step(None)
-            if not env.agents:
-                env.reset(seed=int(rng.integers(2**31)))
+            finish_turn_of_ended_game(env, rng)
             continue
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(legal[rng.integers(legal.size)]))

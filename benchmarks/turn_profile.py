@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from .common import RESULTS_DIR, machine_info, say, write_report
-from .speed import play_random_turns
+from .speed import finish_turn_of_ended_game, play_random_turns
 
 PARTS = ("last", "mask_scan", "legal_list", "pick", "step")
 
@@ -41,9 +41,7 @@ def profile_turns(env, rng: np.random.Generator, num_turns: int) -> dict[str, fl
         observation, _, termination, truncation, _ = env.last()
         t1 = clock()
         if termination or truncation:
-            env.step(None)
-            if not env.agents:
-                env.reset(seed=int(rng.integers(2**31)))
+            finish_turn_of_ended_game(env, rng)
             continue
         legal = np.flatnonzero(observation["action_mask"])
         t2 = clock()
@@ -61,7 +59,8 @@ def profile_turns(env, rng: np.random.Generator, num_turns: int) -> dict[str, fl
     return {part: (spent[part] / turns - overhead) / 1000 for part in PARTS}
 
 
-def run(argv: list[str] | None = None) -> dict:
+def main(argv: list[str] | None = None) -> int:
+    """Profile, write the JSON, print the breakdown."""
     from meeplezoo.envs import make
 
     from .arena import resolve_game
@@ -97,11 +96,6 @@ def run(argv: list[str] | None = None) -> dict:
     for part in PARTS:
         print(f"{part:<11} {parts[part]:6.2f} us")
     print(f"connect_four_v3 whole turn {peer_us:6.1f} us\nwrote {out}")
-    return report
-
-
-def main(argv: list[str] | None = None) -> int:
-    run(argv)
     return 0
 
 
