@@ -26,7 +26,7 @@ from meeplezoo.agents.registry import agent_names, make_agent
 from meeplezoo.benchmarks.arena import resolve_game
 from meeplezoo.envs import make
 from meeplezoo.envs import spec as game_spec
-from meeplezoo.envs.core.notation import legal_move_names, normalise
+from meeplezoo.envs.core.notation import normalise
 from meeplezoo.envs.core.state_io import state_from_json
 
 from . import replay
@@ -147,10 +147,8 @@ class TerminalGame:
         return f"P{seat} ({self.seats[seat]})"
 
     def legal_moves(self) -> list[tuple[str, int]]:
-        """(name, action) per distinct legal move name, in action order: the numbered list."""
-        env = self.env
-        return list(legal_move_names(env.state, env.action_mask(), env.spec.action_to_str)
-                    .items())
+        """(name, action) per legal move, in action order: the numbered list."""
+        return list(zip(self.env.legal_move_names(), self.env.legal_actions(), strict=True))
 
     def play(self, action: int) -> None:
         seat = self.seat_to_move
@@ -177,7 +175,7 @@ class TerminalGame:
         moves = self.legal_moves()
         key = normalise(text)
         for name, action in moves:
-            if name == key:
+            if normalise(name) == key:
                 return action
         if key.isdigit():
             number = int(key)

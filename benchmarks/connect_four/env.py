@@ -138,6 +138,7 @@ SPEC = GameSpec(
 
 class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
     spec = SPEC
+    default_start_seat = 0          # as PettingZoo's connect_four_v3: player_0 moves first
     metadata = {
         "name": D.NAME,
         "render_modes": ["human", "ansi"],

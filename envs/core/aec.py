@@ -25,7 +25,8 @@ from .contract import (
     GameSpec,
 )
 from .jit import direct_entry
-from .notation import legal_move_names, parse_move
+from .notation import parse_move
+from .options import check_float, check_int
 from .rewards import final_rewards, scheme_code
 from .rng import new_rng
 from .state_io import state_from_json, state_to_json
@@ -36,6 +37,9 @@ class KernelEnv(AECEnv):
 
     spec: GameSpec
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "is_parallelizable": False}
+    # Every rulebook here chooses the start player at random (HS-3.6, SE-4.1.2, HT-4.4,
+    # CA-2.6, SM A-2); it is drawn from the seed, and ``start_seat=k`` fixes it.
+    default_start_seat: int | str = "random"
 
     def __init__(
         self,
@@ -43,12 +47,12 @@ class KernelEnv(AECEnv):
         render_mode: str | None = None,
         reward_scheme: str = "win_loss",
         margin_scale: float = 50.0,
-        start_seat: int | str = 0,
+        start_seat: int | str | None = None,
         **rule_options,
     ):
         super().__init__()
         spec = self.spec
-        if not isinstance(num_players, int | np.integer) or not (
+        if not isinstance(num_players, int | np.integer) or isinstance(num_players, bool) or not (
             spec.min_players <= num_players <= spec.max_players
         ):
             raise ValueError(
@@ -59,15 +63,16 @@ class KernelEnv(AECEnv):
             raise ValueError(
                 f"unknown render_mode {render_mode!r}; choose from {self.metadata['render_modes']}"
             )
-        if start_seat != "random" and not (
-            isinstance(start_seat, int | np.integer) and 0 <= start_seat < num_players
-        ):
-            raise ValueError(f"start_seat must be 'random' or a seat 0..{num_players - 1}")
+        if start_seat is None:
+            start_seat = self.default_start_seat
+        if start_seat != "random":
+            start_seat = check_int("start_seat", start_seat, 0, num_players - 1)
         self.num_players = int(num_players)
         self.render_mode = render_mode
+        self._scheme = scheme_code(reward_scheme)       # ValueError naming the schemes
         self.reward_scheme = reward_scheme
-        self._scheme = scheme_code(reward_scheme)
-        self._margin_scale = float(margin_scale)
+        # Checked whatever the scheme, so a typo never waits for a switch of scheme.
+        self._margin_scale = check_float("margin_scale", margin_scale, 0.0, low_open=True)
         self._start_seat = start_seat
         self.rule_options = dict(rule_options)
         self._config = spec.make_config(**rule_options)    # validates the options
@@ -94,6 +99,8 @@ class KernelEnv(AECEnv):
         self._game_over = True
         self._zero_mask = np.zeros(spec.num_actions, dtype=MASK_DTYPE)
         self._final = np.zeros(self.num_players, dtype=np.float64)
+        self._has_reset = False
+        self._ended_flags = (True, False)        # (terminated, truncated) of the ended game
         self.agents = []
 
     # --- PettingZoo API ---------------------------------------------------------------------
@@ -126,6 +133,7 @@ class KernelEnv(AECEnv):
         self._direct = True
 
     def _begin_episode(self):
+        self._has_reset = True
         self._game_over = False
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -137,7 +145,7 @@ class KernelEnv(AECEnv):
 
     def step(self, action):
         if self._game_over:
-            self._was_dead_step(action)
+            self._step_after_end(action)
             return
         # Fast path for an int in range, plain or numpy (what policies hand back): the
         # kernel itself refuses an action its mask forbids (ILLEGAL, nothing applied).
@@ -163,6 +171,8 @@ class KernelEnv(AECEnv):
             self._accumulate_rewards()
 
     def observe(self, agent):
+        if not self._has_reset:
+            raise RuntimeError(f"{self.spec.name}: call reset() before observe()")
         seat = self.agent_name_mapping[agent]
         observation = np.empty(self._obs_size, dtype=self._obs_dtype)
         self._observe(self.state, seat, observation)
@@ -175,7 +185,10 @@ class KernelEnv(AECEnv):
     def last(self, observe: bool = True):
         # PettingZoo's last() inlined with observe(): this pair runs once per turn of every
         # training loop, and the two method calls and lookups are a tenth of a turn's cost.
-        agent = self.agent_selection
+        try:
+            agent = self.agent_selection
+        except AttributeError:
+            raise RuntimeError(f"{self.spec.name}: call reset() before last()") from None
         if observe:
             observation = np.empty(self._obs_size, dtype=self._obs_dtype)
             self._observe(self.state, self.agent_name_mapping[agent], observation)
@@ -183,8 +196,13 @@ class KernelEnv(AECEnv):
             observation = {"observation": observation, "action_mask": mask}
         else:
             observation = None
-        return (observation, self._cumulative_rewards[agent], self.terminations[agent],
-                self.truncations[agent], self.infos[agent])
+        try:
+            return (observation, self._cumulative_rewards[agent], self.terminations[agent],
+                    self.truncations[agent], self.infos[agent])
+        except KeyError:
+            # Every agent has stepped None and left: the ended game's last word, unchanged
+            # by further calls (PettingZoo's classic envs raise KeyError here).
+            return (observation, 0.0, *self._ended_flags, {})
 
     def render(self):
         if self.render_mode is None:
@@ -228,7 +246,9 @@ class KernelEnv(AECEnv):
         return parse_move(self.state, self._mask, text, self.spec.action_to_str)
 
     def legal_move_names(self) -> list[str]:
-        return list(legal_move_names(self.state, self._mask, self.spec.action_to_str))
+        """The name of each legal action, in ``legal_actions()`` order (one per action)."""
+        to_str = self.spec.action_to_str
+        return [to_str(self.state, action) for action in self.legal_actions()]
 
     def state_to_json(self) -> str:
         return state_to_json(self.spec, self.state, self.rng)
@@ -276,12 +296,11 @@ class KernelEnv(AECEnv):
             self.agent_selection = self.possible_agents[to_move]
 
     def _check_legal(self, agent, action):
-        try:
-            index = int(action)
-            valid = index == action and 0 <= index < self.spec.num_actions
-        except (TypeError, ValueError):
-            valid = False
-        if not valid:
+        # Only integers are actions: a float that happens to be whole (3.0), a bool, a 0-d
+        # array or inf is refused like any other non-integer, not rounded into a move.
+        is_integer = isinstance(action, int | np.integer) and not isinstance(action, bool)
+        index = int(action) if is_integer else -1
+        if not 0 <= index < self.spec.num_actions:
             raise ValueError(
                 f"{agent}: action {action!r} is not an integer in [0, {self.spec.num_actions}) "
                 f"(phase {self.phase})"
@@ -292,6 +311,24 @@ class KernelEnv(AECEnv):
                 f"{self.phase}; legal: {', '.join(self.legal_move_names())}"
             )
 
+    def _step_after_end(self, action):
+        """``step`` once the game is over: agents leave one ``None`` at a time, as in
+        PettingZoo; once all have left, a ``None`` is ignored with PettingZoo's warning."""
+        if not self._has_reset:
+            raise RuntimeError(f"{self.spec.name}: call reset() before step()")
+        if self.agents:
+            self._was_dead_step(action)
+            return
+        if action is not None:
+            raise ValueError(
+                f"{self.spec.name}: the game is over and every agent has left; "
+                f"the only valid action is None (got {action!r}); call reset()"
+            )
+        import gymnasium
+
+        gymnasium.logger.warn("step() called after all agents are terminated or truncated. "
+                              "Should reset() first.")
+
     def _finish(self):
         self._game_over = True
         scores = np.zeros(self.num_players, dtype=np.int64)
@@ -300,7 +337,15 @@ class KernelEnv(AECEnv):
         self._tiebreaks(self.state, tiebreaks)
         final_rewards(scores, tiebreaks, self.num_players, self._scheme, self._margin_scale,
                       self._final)
+        # A game cut off at its decision cap is a truncation, not a termination; the
+        # rewards are those of the scores at the cut, and ``infos`` say so.
+        slot = self.spec.truncated_slot
+        truncated = slot is not None and bool(self.state[slot])
+        self._ended_flags = (not truncated, truncated)
         for seat, agent in enumerate(self.possible_agents):
             self.rewards[agent] = float(self._final[seat])
-            self.terminations[agent] = True
+            self.terminations[agent] = not truncated
+            self.truncations[agent] = truncated
             self.infos[agent] = {"score": int(scores[seat]), "tiebreak": int(tiebreaks[seat])}
+            if truncated:
+                self.infos[agent]["truncated"] = True

@@ -77,6 +77,13 @@ class GameSpec:
     # The slot holding the seat whose turn it is, also during that turn's chance events
     # (a search that plans one turn ahead stops where it changes).
     turn_owner_slot: int = H_TO_MOVE
+    # Per field name, the inclusive range (low, high) of values the rules can reach: a
+    # loaded state outside it is refused before any kernel sees it (memory safety).
+    field_bounds: dict[str, tuple[int, int]] = field(repr=False, default_factory=dict)
+    # The slot a kernel sets when it cuts a game off at its decision cap: that ending is
+    # a PettingZoo truncation, not a termination.  None: the game has no such slot.
+    truncated_slot: int | None = None
+    default_options: dict = field(repr=False, default_factory=dict)   # rule option -> default
     render_ansi: Callable[[np.ndarray], str] | None = field(repr=False, default=None)
     render_rgb: Callable[[np.ndarray], np.ndarray] | None = field(repr=False, default=None)
 

@@ -16,7 +16,8 @@ def game_spec(name: str, data: ModuleType, kernel_modules: tuple[ModuleType, ...
               make_config, action_to_str, validate_state, render_module: str,
               turn_owner_slot: int) -> GameSpec:
     """The spec of game ``name``: sizes from ``data`` (GAME_ID, MIN_PLAYERS, MAX_PLAYERS,
-    NUM_ACTIONS, STATE_SIZE, OBS_SIZE, MAX_CHANCE_OUTCOMES, PHASE_NAMES, STATE_FIELDS),
+    NUM_ACTIONS, STATE_SIZE, OBS_SIZE, MAX_CHANCE_OUTCOMES, PHASE_NAMES, STATE_FIELDS, and
+    FIELD_BOUNDS: the range of each field; G_TRUNCATED: the slot of the decision cap's flag),
     the contract's kernels from ``kernel_modules``, and the renderer imported on first use
     (most training never renders)."""
 
@@ -39,9 +40,19 @@ def game_spec(name: str, data: ModuleType, kernel_modules: tuple[ModuleType, ...
         validate_state=validate_state,
         state_fields=data.STATE_FIELDS,
         turn_owner_slot=turn_owner_slot,
+        field_bounds=dict(getattr(data, "FIELD_BOUNDS", {})),
+        default_options=dict(_default_options(data, make_config)),
+        truncated_slot=getattr(data, "G_TRUNCATED", None),
         render_ansi=renderer("render_ansi"),
         render_rgb=renderer("render_rgb"),
     )
+
+
+def _default_options(data: ModuleType, make_config) -> dict:
+    """The game's rule options with their defaults (``DEFAULT_OPTIONS`` of its data or
+    options module)."""
+    options_module = importlib.import_module(make_config.__module__)
+    return getattr(options_module, "DEFAULT_OPTIONS", getattr(data, "DEFAULT_OPTIONS", {}))
 
 
 def env_metadata(name: str, render_fps: int = 2) -> dict:

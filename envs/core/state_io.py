@@ -16,6 +16,7 @@ import numpy as np
 from .contract import STATE_DTYPE, GameSpec
 
 FORMAT_VERSION = 1
+MAX_TEXT_LENGTH = 10_000_000     # far above any game's state; a bigger text is not one
 
 
 class StateFormatError(ValueError):
@@ -37,20 +38,65 @@ def state_to_json(spec: GameSpec, state: np.ndarray, rng: np.ndarray | None = No
     return json.dumps(state_to_dict(spec, state, rng), separators=(",", ":"))
 
 
-def state_from_json(spec: GameSpec, text: str | dict) -> tuple[np.ndarray, np.ndarray | None]:
-    """Parse and validate; returns (state, rng or None).  Raises StateFormatError."""
+def _parse(text) -> dict:
+    """The JSON object in ``text`` (str, UTF-8 bytes, or an already parsed dict)."""
+    if isinstance(text, dict):
+        return text
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise StateFormatError(f"a saved state must be UTF-8 text: {err}") from None
+    if not isinstance(text, str):
+        raise StateFormatError(f"a saved state is JSON text, got {type(text).__name__}")
+    if len(text) > MAX_TEXT_LENGTH:
+        raise StateFormatError(f"a saved state is at most {MAX_TEXT_LENGTH} characters")
     try:
-        data = json.loads(text) if isinstance(text, str | bytes) else text
+        data = json.loads(text)
     except json.JSONDecodeError as err:
+        raise StateFormatError(f"not valid JSON: {err}") from None
+    except RecursionError:
+        raise StateFormatError("not a saved state: JSON nested too deeply") from None
+    except ValueError as err:         # e.g. an integer with more digits than Python reads
         raise StateFormatError(f"not valid JSON: {err}") from None
     if not isinstance(data, dict):
         raise StateFormatError("a saved state must be a JSON object")
+    return data
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _parse_rng(words) -> np.ndarray:
+    message = "'rng' must be a list of two unsigned 64-bit integers (decimal strings), not all zero"
+    if not isinstance(words, list) or len(words) != 2:
+        raise StateFormatError(message)
+    values = []
+    for word in words:
+        if isinstance(word, str) and word.isascii() and word.isdigit() and len(word) <= 20:
+            word = int(word)
+        if not _is_int(word) or not 0 <= word < 2**64:
+            raise StateFormatError(message)
+        values.append(word)
+    if not any(values):
+        raise StateFormatError(message)
+    return np.array(values, dtype=np.uint64)
+
+
+def state_from_json(spec: GameSpec,
+                    text: str | bytes | dict) -> tuple[np.ndarray, np.ndarray | None]:
+    """Parse and validate; returns (state, rng or None).  Raises StateFormatError, and
+    nothing else, for any input: every field must lie in the range the rules can reach
+    (``spec.field_bounds``) and the whole must pass the game's consistency checks, so a
+    kernel can never index outside its arrays after a successful load."""
+    data = _parse(text)
     if data.get("game") != spec.name:
         raise StateFormatError(f"this state is for {data.get('game')!r}, not {spec.name!r}")
-    if data.get("format_version") != FORMAT_VERSION:
+    version = data.get("format_version")
+    if not _is_int(version) or version != FORMAT_VERSION:
         raise StateFormatError(
-            f"unsupported format_version {data.get('format_version')!r} "
-            f"(this version reads {FORMAT_VERSION})"
+            f"unsupported format_version {version!r} (this version reads {FORMAT_VERSION})"
         )
     fields = data.get("fields")
     if not isinstance(fields, dict):
@@ -58,29 +104,33 @@ def state_from_json(spec: GameSpec, text: str | dict) -> tuple[np.ndarray, np.nd
     unknown = set(fields) - set(spec.state_fields)
     missing = set(spec.state_fields) - set(fields)
     if unknown or missing:
-        raise StateFormatError(f"unknown fields {sorted(unknown)}, missing {sorted(missing)}")
+        raise StateFormatError(
+            f"unknown fields {sorted(unknown)[:10]}, missing {sorted(missing)[:10]}"
+        )
     state = np.zeros(spec.state_size, dtype=STATE_DTYPE)
     for name, (offset, length) in spec.state_fields.items():
         value = fields[name]
         values = value if length > 1 else [value]
         if not isinstance(values, list) or len(values) != length:
             raise StateFormatError(f"field {name!r} must hold {length} integer(s)")
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-            raise StateFormatError(f"field {name!r} must hold integers, got {value!r}")
-        if any(abs(v) >= 2**62 for v in values):
-            raise StateFormatError(f"field {name!r} is out of range")
+        if not all(_is_int(v) for v in values):
+            raise StateFormatError(f"field {name!r} must hold integers, got {_short(value)}")
+        low, high = spec.field_bounds.get(name, (-(2**62), 2**62))
+        bad = [v for v in values if not low <= v <= high]
+        if bad:
+            raise StateFormatError(
+                f"field {name!r} holds {_short(bad[0])}, outside the range {low}..{high} "
+                "the rules can reach"
+            )
         state[offset:offset + length] = values
     try:
         spec.validate_state(state)
-    except ValueError as err:
+    except Exception as err:          # the trust boundary: no foreign exception escapes
         raise StateFormatError(f"inconsistent state: {err}") from None
-    rng = None
-    if "rng" in data:
-        words = data["rng"]
-        try:
-            rng = np.array([int(w) for w in words], dtype=np.uint64)
-        except (TypeError, ValueError, OverflowError):
-            raise StateFormatError("'rng' must be two unsigned 64-bit integers") from None
-        if rng.shape != (2,) or not rng.any():
-            raise StateFormatError("'rng' must be two unsigned 64-bit integers, not all zero")
+    rng = _parse_rng(data["rng"]) if "rng" in data else None
     return state, rng
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -72,12 +72,5 @@ class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
             return text
         return super().render()
 
-    def _finish(self):
-        super()._finish()
-        if self.state[D.G_TRUNCATED]:                # HS-10.3: the turn cap is not an ending
-            for agent in self.possible_agents:
-                self.terminations[agent] = False
-                self.truncations[agent] = True
-
 
 env = make_env_factory(raw_env)

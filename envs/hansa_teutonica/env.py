@@ -65,15 +65,6 @@ class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
             )
         super().__init__(num_players=num_players, **kwargs)
 
-    def _finish(self):
-        """HT-9.5: a game cut off at ``max_decisions`` is a PettingZoo truncation, not a
-        termination; rewards are those of the scores at the cut (``infos`` say so)."""
-        super()._finish()
-        if self.state[D.G_TRUNCATED]:
-            for agent in self.possible_agents:
-                self.terminations[agent] = False
-                self.truncations[agent] = True
-                self.infos[agent]["truncated"] = True
 
 
 env = make_env_factory(raw_env)
