@@ -54,6 +54,7 @@ def save_checkpoint(path: str | os.PathLike, *, meta: dict, model: torch.nn.Modu
 def atomic_write(path: Path, write) -> None:
     """Call ``write(file)`` on a temporary file beside ``path``, then replace ``path``
     (a run killed mid-write leaves the previous file intact)."""
+    remove_stale_temporaries(path)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as file:
@@ -64,6 +65,16 @@ def atomic_write(path: Path, write) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def remove_stale_temporaries(path: str | os.PathLike) -> list[Path]:
+    """Delete the temporary files that earlier writes of ``path`` left when they were
+    killed midway (SIGKILL skips ``atomic_write``'s clean-up); returns what was removed."""
+    path = Path(path)
+    stale = sorted(path.parent.glob(f".{path.name}.*.tmp")) if path.parent.is_dir() else []
+    for temporary in stale:
+        temporary.unlink(missing_ok=True)
+    return stale
 
 
 def load_checkpoint(path: str | os.PathLike, expect: dict | None = None,
@@ -87,11 +98,64 @@ def load_checkpoint(path: str | os.PathLike, expect: dict | None = None,
     if missing:
         raise ValueError(f"{path} is not a meeplezoo checkpoint (missing {missing})")
     if payload["format"] != FORMAT:
-        raise ValueError(f"{path} has checkpoint format {payload['format']}, this code reads "
-                         f"format {FORMAT}")
+        raise ValueError(f"{path} has checkpoint format {payload['format']!r}, this code "
+                         f"reads format {FORMAT}")
+    check_meta(payload["meta"], path)
+    check_weights(payload["model"], path)
     if expect is not None:
         check_compatible(payload["meta"], expect, path)
     return payload
+
+
+def check_meta(meta, path: str | os.PathLike = "checkpoint") -> None:
+    """A network meta must name a known game and fit it: a checkpoint written by hand or by
+    another program gets one clear ``ValueError`` instead of a ``KeyError`` deep inside."""
+    from meeplezoo.envs import names, spec
+
+    if not isinstance(meta, dict):
+        raise ValueError(f"{path}: 'meta' must be a dict describing the network, "
+                         f"got {type(meta).__name__}")
+    expected_types = {"game": str, "architecture": str, "obs_size": int, "num_actions": int}
+    for key, kind in expected_types.items():
+        if not isinstance(meta.get(key), kind) or isinstance(meta.get(key), bool):
+            raise ValueError(f"{path}: meta[{key!r}] must be a {kind.__name__}, "
+                             f"got {meta.get(key)!r}")
+    if meta["game"] not in names():
+        raise ValueError(f"{path}: meta names an unknown game {meta['game']!r}")
+    game = spec(meta["game"])
+    if (meta["obs_size"], meta["num_actions"]) != (game.obs_size, game.num_actions):
+        raise ValueError(f"{path}: meta's obs_size/num_actions ({meta['obs_size']}, "
+                         f"{meta['num_actions']}) do not fit {game.name} "
+                         f"({game.obs_size}, {game.num_actions})")
+    hidden = meta.get("hidden", [])
+    if not isinstance(hidden, list | tuple) or not all(
+            isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= 1 << 16 for h in hidden):
+        raise ValueError(f"{path}: meta['hidden'] must be a list of layer sizes >= 1, "
+                         f"got {hidden!r}")
+
+
+def check_weights(model, path: str | os.PathLike = "checkpoint") -> None:
+    """Every weight a finite tensor (a NaN network plays one move forever)."""
+    if not isinstance(model, dict) or not all(
+            isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in model.items()):
+        raise ValueError(f"{path}: 'model' must be a state dict of named tensors")
+    for name, tensor in model.items():
+        if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):
+            raise ValueError(f"{path}: weight {name!r} holds NaN or infinite values")
+
+
+def load_weights(network: torch.nn.Module, model: dict, path: str | os.PathLike = "checkpoint"
+                 ) -> None:
+    """``load_state_dict`` that says, in one line, which tensor does not fit."""
+    expected = network.state_dict()
+    problems = [f"missing {k}" for k in expected if k not in model]
+    problems += [f"unexpected {k}" for k in model if k not in expected]
+    problems += [f"{k} has shape {tuple(model[k].shape)}, the network {tuple(v.shape)}"
+                 for k, v in expected.items() if k in model and model[k].shape != v.shape]
+    if problems:
+        raise ValueError(f"{path}: the weights do not fit the network its meta describes: "
+                         + "; ".join(problems[:4]))
+    network.load_state_dict(model)
 
 
 def check_compatible(found: dict, expect: dict, path: str | os.PathLike = "checkpoint") -> None:

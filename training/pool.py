@@ -23,7 +23,7 @@ import torch
 
 from meeplezoo.agents.ppo.network import make_network
 
-from .checkpoint import atomic_write
+from .checkpoint import FORMAT, atomic_write, load_checkpoint, load_weights
 
 SCORE_RATE = 0.05
 """Step of a snapshot's score towards each reported game result (an exponential mean)."""
@@ -61,7 +61,7 @@ class OpponentPool:
     def add(self, update: int, state_dict: dict, meta: dict) -> int:
         """Save a snapshot taken at ``update``; returns its id (the update)."""
         snapshot_id = int(update)
-        payload = {"meta": dict(meta), "update": snapshot_id,
+        payload = {"format": FORMAT, "meta": dict(meta), "update": snapshot_id, "counters": {},
                    "model": {k: v.detach().cpu().clone() for k, v in state_dict.items()}}
         atomic_write(self.path(snapshot_id), lambda file: torch.save(payload, file))
         self.entries = [e for e in self.entries if e["id"] != snapshot_id]
@@ -107,9 +107,9 @@ class OpponentPool:
         if snapshot_id in self._cache:
             self._cache.move_to_end(snapshot_id)
             return self._cache[snapshot_id].to(device)
-        payload = torch.load(self.path(snapshot_id), map_location="cpu", weights_only=True)
+        payload = load_checkpoint(self.path(snapshot_id))
         net = make_network(payload["meta"])
-        net.load_state_dict(payload["model"])
+        load_weights(net, payload["model"], self.path(snapshot_id))
         net.eval().requires_grad_(False)
         self._cache[snapshot_id] = net
         while len(self._cache) > CACHE_SIZE:

@@ -19,13 +19,13 @@ class PPOAgent(Agent):
     def __init__(self, checkpoint_path: str, greedy: bool = True, seed: int | None = None,
                  device: str = "cpu"):
         super().__init__(seed)
-        from meeplezoo.training.checkpoint import load_checkpoint
+        from meeplezoo.training.checkpoint import load_checkpoint, load_weights
 
         payload = load_checkpoint(checkpoint_path, map_location=device)
         self.meta = payload["meta"]
         self.game = self.meta["game"]
         self.network = make_network(self.meta).to(device)
-        self.network.load_state_dict(payload["model"])
+        load_weights(self.network, payload["model"], checkpoint_path)
         self.network.eval()
         self.greedy, self.device = greedy, torch.device(device)
         self.name = f"ppo:{checkpoint_path}" + ("" if greedy else ",sample")

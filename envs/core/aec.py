@@ -265,6 +265,10 @@ class KernelEnv(AECEnv):
         if rng is not None:
             self.rng[:] = rng           # in place: the bound step kernel expects this dtype
         self._refresh_mask()
+        if int(self.state[H_TO_MOVE]) < 0:
+            # An ended game loaded into an env that has not played: someone must be
+            # selected so that last() and step(None) work as after any other ending.
+            self.agent_selection = getattr(self, "agent_selection", self.possible_agents[0])
         self._begin_episode()
         if int(self.state[H_TO_MOVE]) == TERMINAL:
             self._finish()

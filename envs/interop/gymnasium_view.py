@@ -9,7 +9,8 @@
   the legal actions come from ``action_masks()`` (the name ``sb3_contrib.MaskablePPO``
   looks for) and ``info["action_mask"]``.
 * Reward: 0 until the end, then the learner's final reward under the env's
-  ``reward_scheme`` (``win_loss`` by default: +1 / -1, ties shared).
+  ``reward_scheme`` (``win_loss`` by default: +1 / -1, ties shared).  A game cut off at its
+  decision cap comes back ``truncated=True, terminated=False``.
 * Opponents: agent specs as the arena writes them (``"random"``, ``"greedy"``,
   ``"mcts:200"``, ``"ppo:<checkpoint>"``) or ``Agent`` objects; they move inside ``step``
   until the learner is to move again or the game ends.
@@ -87,8 +88,8 @@ class SingleAgentEnv(gymnasium.Env):
         learner = self.env.possible_agents[self.seat]
         if self._over():
             raise RuntimeError("step() after the episode ended; call reset()")
-        legal = isinstance(action, int | np.integer) and 0 <= int(action) < len(self._mask()) \
-            and self._mask()[int(action)]
+        legal = isinstance(action, int | np.integer) and not isinstance(action, bool) \
+            and 0 <= int(action) < len(self._mask()) and self._mask()[int(action)]
         if not legal and self.illegal == "penalty":
             info = self._info()
             info["illegal_action"] = True
@@ -96,9 +97,12 @@ class SingleAgentEnv(gymnasium.Env):
             return self._observation(), self.illegal_reward, True, False, info
         self.env.step(int(action))
         self._play_opponents()
-        terminated = self._over()
-        reward = float(self.env.rewards[learner]) if terminated else 0.0
-        return self._observation(), reward, terminated, False, self._info()
+        over = self._over()
+        reward = float(self.env.rewards[learner]) if over else 0.0
+        # A game cut off at its decision cap is truncated, not terminated: a learner that
+        # bootstraps must not read the cut as the game's true end.
+        truncated = over and bool(self.env.truncations[learner])
+        return self._observation(), reward, over and not truncated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner as ``bool`` (all False once the episode is over)."""

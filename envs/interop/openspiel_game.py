@@ -18,8 +18,12 @@ How the kernel contract maps onto OpenSpiel:
 * **Observation tensor** is the AEC observation of that seat (seats rotated so the
   observer is first); every game is public apart from its chance events, so the type is
   perfect information with explicit chance.  The observation string is the ``ansi`` board.
-* Rule options other than ``players`` are taken by ``load_game(name, players, **options)``
-  (they are not pyspiel parameters).
+* **The start player** follows the rulebooks (every one draws it at random): with the
+  default ``start_seat=-1`` the initial state is a chance node with one equally likely
+  outcome per seat (outcome ``k``: seat ``k`` starts); ``start_seat=k`` fixes it and the
+  initial state is the game's own first node.  ``start_seat`` is a pyspiel parameter.
+* Rule options other than ``players`` and ``start_seat`` are taken by
+  ``load_game(name, players, **options)`` (they are not pyspiel parameters).
 """
 
 from __future__ import annotations
@@ -38,12 +42,14 @@ from ..core.contract import (
     STATE_DTYPE,
     TERMINAL,
 )
+from ..core.options import check_int
 from ..core.rewards import final_rewards
 
 PREFIX = "meeplezoo_"
 # OpenSpiel wants a bound on a game's length; ours end long before (each game's tests
 # report its longest random game).
 MAX_GAME_LENGTH = 100_000
+RANDOM_START = -1          # start_seat: drawn at a chance node before the game's first node
 _REGISTERED: dict[str, pyspiel.GameType] = {}
 _GAME_CLASSES: dict[str, type] = {}
 
@@ -69,7 +75,8 @@ def register(name: str) -> str:
             provides_information_state_tensor=False,
             provides_observation_string=True,
             provides_observation_tensor=True,
-            parameter_specification={"players": game_spec.min_players},
+            parameter_specification={"players": game_spec.min_players,
+                                     "start_seat": RANDOM_START},
         )
         # A class, not a lambda, as the factory: pyspiel keeps it in a C++ static that is
         # released after the interpreter finalises, and releasing a function object
@@ -81,10 +88,14 @@ def register(name: str) -> str:
     return short_name
 
 
-def load_game(name: str, players: int | None = None, **rule_options) -> MeepleZooGame:
-    """A pyspiel game for ``name`` with ``players`` seats and the game's rule options."""
+def load_game(name: str, players: int | None = None, start_seat: int = RANDOM_START,
+              **rule_options) -> MeepleZooGame:
+    """A pyspiel game for ``name`` with ``players`` seats, the start seat (``-1``: drawn at
+    a chance node, as the rulebooks say) and the game's rule options."""
     register(name)
-    params = {} if players is None else {"players": int(players)}
+    params = {"start_seat": start_seat}
+    if players is not None:
+        params["players"] = players
     return _GAME_CLASSES[name](params, rule_options=rule_options)
 
 
@@ -97,10 +108,14 @@ class MeepleZooGame(pyspiel.Game):
         name = self.game_name
         game_spec = spec(name)
         params = dict(params or {})
-        players = int(params.get("players", game_spec.min_players))
-        if not game_spec.min_players <= players <= game_spec.max_players:
+        players = params.get("players", game_spec.min_players)
+        if not isinstance(players, int) or isinstance(players, bool) or \
+                not game_spec.min_players <= players <= game_spec.max_players:
             raise ValueError(f"{name} is for {game_spec.min_players}-{game_spec.max_players} "
-                             f"players, got players={players}")
+                             f"players, got players={players!r}")
+        start_seat = params.get("start_seat", RANDOM_START)
+        if start_seat != RANDOM_START:
+            check_int("start_seat", start_seat, 0, players - 1)
         info = pyspiel.GameInfo(
             num_distinct_actions=game_spec.num_actions,
             max_chance_outcomes=game_spec.max_chance_outcomes,
@@ -110,9 +125,10 @@ class MeepleZooGame(pyspiel.Game):
             utility_sum=0.0,
             max_game_length=MAX_GAME_LENGTH,
         )
-        super().__init__(_REGISTERED[name], info, {"players": players})
+        super().__init__(_REGISTERED[name], info, {"players": players, "start_seat": start_seat})
         self.game_spec = game_spec
         self.num_seats = players
+        self.start_seat = int(start_seat)
         self.config = game_spec.make_config(**(rule_options or {}))
 
     def new_initial_state(self) -> MeepleZooState:
@@ -129,6 +145,7 @@ class MeepleZooGame(pyspiel.Game):
             raise ValueError(f"not a {self.num_seats}-player {self.game_name} state")
         state = MeepleZooState(self)
         state.array[:] = array
+        state.start_pending = False
         return state
 
     def make_py_observer(self, iig_obs_type=None, params=None):
@@ -145,7 +162,11 @@ class MeepleZooState(pyspiel.State):
         game_spec = game.game_spec
         self.name, self.num_seats = game_spec.name, game.num_seats
         self.array = np.zeros(game_spec.state_size, dtype=STATE_DTYPE)
-        game_spec.kernels["init_state"](self.array, game.num_seats, game.config, 0)
+        self.config = game.config
+        # True until the start-seat chance node is resolved (start_seat=-1, the default).
+        self.start_pending = game.start_seat == RANDOM_START
+        game_spec.kernels["init_state"](self.array, game.num_seats, game.config,
+                                        max(game.start_seat, 0))
         self._mask = np.zeros(game_spec.num_actions, dtype=MASK_DTYPE)
         self._codes = np.zeros(game_spec.max_chance_outcomes, dtype=np.int64)
         self._probs = np.zeros(game_spec.max_chance_outcomes, dtype=np.float64)
@@ -161,6 +182,8 @@ class MeepleZooState(pyspiel.State):
     # --- the pyspiel.State API ---------------------------------------------------------------
 
     def current_player(self) -> int:
+        if self.start_pending:
+            return pyspiel.PlayerId.CHANCE
         to_move = int(self.array[H_TO_MOVE])
         if to_move == CHANCE:
             return pyspiel.PlayerId.CHANCE
@@ -169,17 +192,26 @@ class MeepleZooState(pyspiel.State):
         return to_move
 
     def _legal_actions(self, player: int) -> list[int]:
+        if self.start_pending:
+            return list(range(self.num_seats)) if player == pyspiel.PlayerId.CHANCE else []
         if player != int(self.array[H_TO_MOVE]):
             return []
         self.kernels["legal_mask"](self.array, self._mask)
         return np.flatnonzero(self._mask).tolist()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.start_pending:
+            return [(seat, 1.0 / self.num_seats) for seat in range(self.num_seats)]
         count = self._enumerate_chance()
         return [(index, float(self._probs[index])) for index in range(count)]
 
     def _apply_action(self, action: int) -> None:
-        if int(self.array[H_TO_MOVE]) == CHANCE:
+        if self.start_pending:
+            if not 0 <= action < self.num_seats:
+                raise ValueError(f"start seat {action} out of range 0..{self.num_seats - 1}")
+            self.kernels["init_state"](self.array, self.num_seats, self.config, int(action))
+            self.start_pending = False
+        elif int(self.array[H_TO_MOVE]) == CHANCE:
             count = self._enumerate_chance()
             if not 0 <= action < count:
                 raise ValueError(f"chance outcome {action} out of range 0..{count - 1}")
@@ -189,6 +221,8 @@ class MeepleZooState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
+            if self.start_pending:
+                return f"start seat {action}"
             if int(self.array[H_TO_MOVE]) == CHANCE and action < self._enumerate_chance():
                 return f"chance outcome {int(self._codes[action])}"
             return f"chance outcome #{action}"

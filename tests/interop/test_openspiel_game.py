@@ -42,8 +42,12 @@ def _replay_random_game(name: str, num_players: int, seed: int):
     env.reset(seed=seed)
     game = load_game(name, players=num_players)
     state = game.new_initial_state()
-    choose = PolicyChooser(spec(name), seed)
     kernel_rng = new_rng(seed)                  # a twin of the env's chance generator
+    # The root is the start-seat chance node: resolve it as the env drew its start seat.
+    assert state.is_chance_node() and state.chance_outcomes() == [
+        (seat, pytest.approx(1 / num_players)) for seat in range(num_players)]
+    state.apply_action(int(kernel_rng[0] % np.uint64(num_players)))
+    choose = PolicyChooser(spec(name), seed)
     steps = 0
     while True:
         _resolve_like_the_env(state, kernel_rng)
@@ -88,6 +92,22 @@ def test_pyspiel_registry_and_parameters(name):
         load_game(name, players=game_spec.max_players + 1)
     with pytest.raises(ValueError, match="unknown game"):
         register("no_such_game_v0")
+    with pytest.raises(ValueError, match="start_seat"):
+        load_game(name, players=2, start_seat=2)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_start_seat_parameter_fixes_the_first_player(name):
+    """The default draws the start player at a chance node (the rulebooks); a fixed
+    ``start_seat`` starts the game's own first node with that seat."""
+    players = spec(name).min_players
+    for seat in range(players):
+        game = pyspiel.load_game(register(name), {"players": players, "start_seat": seat})
+        fixed = game.new_initial_state()
+        drawn = load_game(name, players=players).new_initial_state()
+        drawn.apply_action(seat)
+        np.testing.assert_array_equal(fixed.array, drawn.array)
+        assert str(fixed) == str(drawn)
 
 
 @pytest.mark.parametrize("name", GAMES)
