@@ -16,8 +16,9 @@ def test_regions_load_from_a_json_file(tmp_path):
     path = tmp_path / "regions.json"
     path.write_text(json.dumps({"borders": [list(r) for r in D.DEFAULT_REGION_ROUTES],
                                 "adjacent": [list(a) for a in D.DEFAULT_REGION_ADJ]}))
-    env = hansa_teutonica_v0.env(num_players=2, two_player_regions=True, regions=str(path))
-    default = hansa_teutonica_v0.env(num_players=2, two_player_regions=True)
+    env = hansa_teutonica_v0.env(num_players=2, two_player_regions=True, regions=str(path),
+                                 start_seat=0)
+    default = hansa_teutonica_v0.env(num_players=2, two_player_regions=True, start_seat=0)
     env.reset(seed=3)
     default.reset(seed=3)
     assert np.array_equal(env.state, default.state)

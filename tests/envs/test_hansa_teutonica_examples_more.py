@@ -134,7 +134,9 @@ def test_we27_tie():
 def test_we28_two_player_setup():
     import meeplezoo.envs.hansa_teutonica_v0 as hansa_teutonica_v0
 
-    env = hansa_teutonica_v0.env(num_players=2, two_player_regions=True)
+    # seat 0 starts here (the env draws the start seat by default); the second player
+    # places the pawn (HT-11.3)
+    env = hansa_teutonica_v0.env(num_players=2, two_player_regions=True, start_seat=0)
     env.reset(seed=0)
     assert env.phase == "pawn_setup" and env.agent_selection == "player_1"
     assert env.state[slot(0, D.P_PERSONAL)] == 5 and env.state[slot(1, D.P_PERSONAL)] == 6
