@@ -97,3 +97,24 @@ def test_maskable_ppo_trains_and_plays_legal_moves():
         assert mask[int(action)]
         obs, _, terminated, _, _ = env.step(int(action))
     assert 0.0 <= win_rate(model, env, games=2) <= 1.0
+
+
+def test_a_game_cut_at_its_cap_is_truncated_not_terminated():
+    """Issue 15 item 8: a learner that bootstraps must see the cut as a truncation."""
+    env = SingleAgentEnv("hansa_v0", opponents=["random"], max_turns=3)
+    rng = np.random.default_rng(0)
+    env.reset(seed=1)
+    steps, terminated, truncated = 0, False, False
+    while not (terminated or truncated):
+        action = int(rng.choice(np.flatnonzero(env.action_masks())))
+        _, reward, terminated, truncated, info = env.step(action)
+        steps += 1
+    assert truncated and not terminated and steps > 1
+    assert reward in (-1.0, 0.0, 1.0) and "scores" in info
+    played_out = SingleAgentEnv("hansa_v0", opponents=["random"])
+    played_out.reset(seed=1)
+    terminated = truncated = False
+    while not (terminated or truncated):
+        action = int(rng.choice(np.flatnonzero(played_out.action_masks())))
+        _, _, terminated, truncated, _ = played_out.step(action)
+    assert terminated and not truncated
