@@ -133,12 +133,12 @@ SPEC = GameSpec(
     validate_state=validate_state,
     state_fields=D.STATE_FIELDS,
     render_ansi=render_ansi,
+    default_start_seat=0,           # as PettingZoo's connect_four_v3: player_0 moves first
 )
 
 
 class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
     spec = SPEC
-    default_start_seat = 0          # as PettingZoo's connect_four_v3: player_0 moves first
     metadata = {
         "name": D.NAME,
         "render_modes": ["human", "ansi"],

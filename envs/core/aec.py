@@ -37,9 +37,6 @@ class KernelEnv(AECEnv):
 
     spec: GameSpec
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "is_parallelizable": False}
-    # Every rulebook here chooses the start player at random (HS-3.6, SE-4.1.2, HT-4.4,
-    # CA-2.6, SM A-2); it is drawn from the seed, and ``start_seat=k`` fixes it.
-    default_start_seat: int | str = "random"
 
     def __init__(
         self,
@@ -63,8 +60,8 @@ class KernelEnv(AECEnv):
             raise ValueError(
                 f"unknown render_mode {render_mode!r}; choose from {self.metadata['render_modes']}"
             )
-        if start_seat is None:
-            start_seat = self.default_start_seat
+        if start_seat is None:              # the rulebook's way (GameSpec.default_start_seat)
+            start_seat = spec.default_start_seat
         if start_seat != "random":
             start_seat = check_int("start_seat", start_seat, 0, num_players - 1)
         self.num_players = int(num_players)

@@ -20,6 +20,7 @@ import numpy as np
 
 from .contract import MASK_DTYPE, OBS_DTYPE, STATE_DTYPE, TERMINAL, GameSpec
 from .jit import njit, njit_generic
+from .options import check_float, check_int
 from .rewards import final_rewards, scheme_code
 from .rng import rand_below, spawn_rngs
 
@@ -46,6 +47,18 @@ def random_legal_actions(masks, rng, out):
         out[game] = pick_random_legal(masks[game], rng)
 
 
+RANDOM_START = -1          # start_seat: drawn from each game's generator, as the AEC env does
+
+
+@njit
+def start_seat_of(start_seat, rng, num_players):
+    """The seat that starts a new game: ``start_seat``, or for ``RANDOM_START`` the same
+    draw from the game's generator as ``KernelEnv.reset`` makes (so both start alike)."""
+    if start_seat >= 0:
+        return start_seat
+    return np.int64(rng[0] % np.uint64(num_players))
+
+
 @njit_generic
 def batch_step_loop(states, actions, rngs, masks, obs, to_move, rewards, done, scores_out,
                     num_players, config, start_seat, scheme, margin_scale, write_obs,
@@ -61,8 +74,8 @@ def batch_step_loop(states, actions, rngs, masks, obs, to_move, rewards, done, s
             final_rewards(scores_out[game], tiebreak_out, num_players, scheme, margin_scale,
                           rewards[game])
             done[game] = 1
-            seat = env_reset(states[game], num_players, config, start_seat, rngs[game],
-                             masks[game])
+            first = start_seat_of(start_seat, rngs[game], num_players)
+            seat = env_reset(states[game], num_players, config, first, rngs[game], masks[game])
         to_move[game] = seat
         if write_obs:
             observe(states[game], seat, obs[game])
@@ -72,7 +85,8 @@ def batch_step_loop(states, actions, rngs, masks, obs, to_move, rewards, done, s
 def batch_reset_loop(states, rngs, masks, obs, to_move, num_players, config, start_seat,
                      write_obs, env_reset, observe):
     for game in range(states.shape[0]):
-        seat = env_reset(states[game], num_players, config, start_seat, rngs[game], masks[game])
+        first = start_seat_of(start_seat, rngs[game], num_players)
+        seat = env_reset(states[game], num_players, config, first, rngs[game], masks[game])
         to_move[game] = seat
         if write_obs:
             observe(states[game], seat, obs[game])
@@ -84,7 +98,8 @@ def random_playouts_loop(num_games, num_players, config, start_seat, rng, state,
     """Play ``num_games`` uniformly random games to the end; returns decisions made."""
     decisions = 0
     for _ in range(num_games):
-        env_reset(state, num_players, config, start_seat, rng, mask)
+        env_reset(state, num_players, config, start_seat_of(start_seat, rng, num_players), rng,
+                  mask)
         while True:
             decisions += 1
             if env_step(state, pick_random_legal(mask, rng), rng, mask) == TERMINAL:
@@ -129,16 +144,19 @@ class BatchEnv:
 
     def __init__(self, spec: GameSpec, batch_size: int, num_players: int = 2, seed: int = 0,
                  reward_scheme: str = "win_loss", margin_scale: float = 50.0,
-                 with_observations: bool = True, start_seat: int = 0, **rule_options):
-        if not spec.min_players <= num_players <= spec.max_players:
-            raise ValueError(f"{spec.name} is for {spec.min_players}-{spec.max_players} players")
-        if batch_size < 1:
-            raise ValueError("batch_size must be >= 1")
+                 with_observations: bool = True, start_seat: int | str | None = None,
+                 **rule_options):
+        num_players = check_int("num_players", num_players, spec.min_players, spec.max_players)
+        batch_size = check_int("batch_size", batch_size, 1, 1 << 24)
         self.spec, self.batch_size, self.num_players = spec, batch_size, num_players
         self.config = spec.make_config(**rule_options)
-        self.scheme, self.margin_scale = scheme_code(reward_scheme), float(margin_scale)
+        self.scheme = scheme_code(reward_scheme)
+        self.margin_scale = check_float("margin_scale", margin_scale, 0.0, low_open=True)
         self.with_observations = with_observations
-        self.start_seat = start_seat
+        if start_seat is None:
+            start_seat = spec.default_start_seat
+        self.start_seat = RANDOM_START if start_seat == "random" else check_int(
+            "start_seat", start_seat, 0, num_players - 1)
         self.states = np.zeros((batch_size, spec.state_size), dtype=STATE_DTYPE)
         self.masks = np.zeros((batch_size, spec.num_actions), dtype=MASK_DTYPE)
         self.obs = np.zeros((batch_size, spec.obs_size if with_observations else 1),
@@ -188,5 +206,6 @@ def random_playouts(spec: GameSpec, num_games: int, num_players: int = 2, seed: 
     rng = spawn_rngs(seed, 1)[0]
     state = np.zeros(spec.state_size, dtype=STATE_DTYPE)
     mask = np.zeros(spec.num_actions, dtype=MASK_DTYPE)
-    return int(playouts(num_games, num_players, spec.make_config(**rule_options), 0, rng,
-                        state, mask))
+    start = spec.default_start_seat
+    return int(playouts(num_games, num_players, spec.make_config(**rule_options),
+                        RANDOM_START if start == "random" else start, rng, state, mask))

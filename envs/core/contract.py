@@ -84,6 +84,9 @@ class GameSpec:
     # a PettingZoo truncation, not a termination.  None: the game has no such slot.
     truncated_slot: int | None = None
     default_options: dict = field(repr=False, default_factory=dict)   # rule option -> default
+    # Who starts when the caller does not say: every rulebook here draws the start player
+    # at random (HS-3.6, SE-4.1.2, HT-4.4, CA-2.6, SM A-2), from the seed; a seat fixes it.
+    default_start_seat: int | str = "random"
     render_ansi: Callable[[np.ndarray], str] | None = field(repr=False, default=None)
     render_rgb: Callable[[np.ndarray], np.ndarray] | None = field(repr=False, default=None)
 

@@ -51,12 +51,12 @@ def digest(array: np.ndarray) -> str:
 
 
 def record(game: str) -> dict:
-    env = make(f"{game}_v0", num_players=NUM_PLAYERS, render_mode="ansi")
+    env = make(f"{game}_v0", num_players=NUM_PLAYERS, render_mode="ansi", start_seat=0)
     env.reset(seed=SEED)
     policy = np.random.default_rng(POLICY_SEED)
     choose = GAMES[game]()
     steps = []
-    while not all(env.terminations.values()):
+    while not env._game_over:
         agent = env.agent_selection
         observation = env.observe(agent)
         legal = env.legal_actions()
