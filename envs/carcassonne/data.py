@@ -170,8 +170,16 @@ DEFAULT_OPTIONS = {
     # Action layout of the placements: "frontier" (737 actions) or the spec's DEC-2
     # "grid" (131,061 actions); the same rules and the same legal (cell, r) sets.
     "placement_layout": "frontier",
+    # Decision cap (a truncation, not a rules end): see MAX_DECISIONS.
+    "max_decisions": 2 * (MAX_TILES - 1),
 }
 NORMAL_MEEPLES = 7                                    # CA-2.5
+# The most decisions a complete game can hold: 89 placements (every tile but the start
+# tile, CA-5.6) each followed by at most one meeple decision.  The pile shrinks on every
+# draw, so every game ends by CA-6.6 within this many; the cap (option ``max_decisions``,
+# 1..MAX_DECISIONS, this by default) never triggers in full play and only ends a shorter
+# game on purpose (e.g. a training curriculum), as a PettingZoo truncation.
+MAX_DECISIONS = 2 * (MAX_TILES - 1)                   # 178
 
 # --- state layout ---------------------------------------------------------------------------
 C_EXPANSION = HEADER_SIZE
@@ -182,7 +190,8 @@ C_IC_INN = C_SMALL_CITY + 1
 C_AUTO_PASS = C_IC_INN + 1
 C_DEDUPE = C_AUTO_PASS + 1
 C_LAYOUT = C_DEDUPE + 1            # LAYOUT_FRONTIER | LAYOUT_GRID
-CONFIG_SIZE = C_LAYOUT + 1 - HEADER_SIZE
+C_MAX_DECISIONS = C_LAYOUT + 1     # the decision cap (MAX_DECISIONS)
+CONFIG_SIZE = C_MAX_DECISIONS + 1 - HEADER_SIZE
 
 G_START_SEAT = HEADER_SIZE + CONFIG_SIZE
 G_ACTIVE = G_START_SEAT + 1        # whose turn it is, also during the draw (chance)
@@ -190,7 +199,8 @@ G_HAND = G_ACTIVE + 1              # tile type drawn and not yet placed, else -1
 G_PLACED = G_HAND + 1              # tiles on the board, start tile included
 G_PILE_LEFT = G_PLACED + 1         # tiles in the draw pile
 G_DISCARDED = G_PILE_LEFT + 1      # CA-6.4: unplaceable tiles removed so far
-G_SCORE = G_DISCARDED + 1          # MAX_PLAYERS running scores (CA-13.2: plain integers)
+G_TRUNCATED = G_DISCARDED + 1      # 1: the game was cut off at max_decisions (core reads it)
+G_SCORE = G_TRUNCATED + 1          # MAX_PLAYERS running scores (CA-13.2: plain integers)
 G_NORMAL = G_SCORE + MAX_PLAYERS   # normal meeples in each supply
 G_LARGE = G_NORMAL + MAX_PLAYERS   # large meeple in supply (0/1)
 G_PILE = G_LARGE + MAX_PLAYERS     # NUM_TYPES remaining counts (CA-6.5: public)
@@ -273,6 +283,7 @@ def _state_fields() -> dict[str, tuple[int, int]]:
         "farm_scoring": (C_FARM_RULE, 1), "small_city_rule": (C_SMALL_CITY, 1),
         "ic_tjunction_inn": (C_IC_INN, 1), "auto_pass_meeple": (C_AUTO_PASS, 1),
         "dedupe_rotations": (C_DEDUPE, 1), "placement_layout": (C_LAYOUT, 1),
+        "max_decisions": (C_MAX_DECISIONS, 1), "truncated": (G_TRUNCATED, 1),
         "start_seat": (G_START_SEAT, 1), "active_seat": (G_ACTIVE, 1), "hand": (G_HAND, 1),
         "placed": (G_PLACED, 1), "pile_left": (G_PILE_LEFT, 1), "discarded": (G_DISCARDED, 1),
         "scores": (G_SCORE, MAX_PLAYERS), "normal_meeples": (G_NORMAL, MAX_PLAYERS),
@@ -291,6 +302,37 @@ def _state_fields() -> dict[str, tuple[int, int]]:
 
 
 STATE_FIELDS = _state_fields()
+
+# Inclusive range of every element of each field (core refuses a loaded state outside them
+# before validate.py checks how the fields fit together).  Fields that validate.py rebuilds
+# from the placement list and compares exactly (board, frontier, feature tables) only need
+# bounds that keep that rebuild and the comparison inside the arrays.
+MAX_SCORE = 10**6                  # far above any real score (~150), far below overflow
+FIELD_BOUNDS = {
+    "game_id": (GAME_ID, GAME_ID), "num_players": (MIN_PLAYERS, MAX_PLAYERS),
+    "to_move": (-2, MAX_PLAYERS - 1),                 # TERMINAL, CHANCE or a seat
+    "phase": (0, len(PHASE_NAMES) - 1), "ply": (0, MAX_DECISIONS),
+    "expansion_inns_cathedrals": (0, 1), "farmers": (0, 1),
+    "farm_scoring": (0, len(FARM_RULES) - 1), "small_city_rule": (0, len(SMALL_CITY_RULES) - 1),
+    "ic_tjunction_inn": (0, len(IC_INN_RULES) - 1), "auto_pass_meeple": (0, 1),
+    "dedupe_rotations": (0, 1), "placement_layout": (0, len(PLACEMENT_LAYOUTS) - 1),
+    "max_decisions": (1, MAX_DECISIONS), "truncated": (0, 1),
+    "start_seat": (0, MAX_PLAYERS - 1), "active_seat": (0, MAX_PLAYERS - 1),
+    "hand": (-1, NUM_TYPES - 1), "placed": (1, MAX_TILES),
+    "pile_left": (0, MAX_TILES - 1), "discarded": (0, MAX_TILES - 1),
+    "scores": (0, MAX_SCORE), "normal_meeples": (0, NORMAL_MEEPLES), "large_meeples": (0, 1),
+    "pile": (0, int(TILE_COUNT.max())), "tile_type": (0, NUM_TYPES - 1),
+    "tile_rotation": (0, 3), "tile_cell": (0, NUM_CELLS - 1),
+    "node_root": (0, NUM_NODES - 1), "node_next": (0, NUM_NODES - 1),
+    "node_size": (0, NUM_NODES), "node_open": (0, 4 * MAX_TILES),
+    "node_shields": (0, MAX_TILES), "node_flags": (0, FLAG_INN | FLAG_CATHEDRAL),
+    "node_figures": (0, MAX_PLAYERS * (NORMAL_MEEPLES + 1)),
+    "node_meeple": (0, 2 * MAX_PLAYERS),              # 1 + 2 * owner + large, 0 = none
+    "grid": (0, (1 << (CELLS_PER_WORD * CELL_BITS)) - 1),
+    "bounding_box": (0, BOARD_WIDTH - 1), "frontier_size": (0, FRONTIER_CAP),
+    "frontier_cells": (0, NUM_CELLS - 1), "frontier_keys": (0, 255),
+}
+assert set(FIELD_BOUNDS) == set(STATE_FIELDS)
 
 
 def cell_of(x: int, y: int) -> int:

@@ -105,7 +105,7 @@ class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
     metadata = env_metadata(SPEC.name)
 
     def __init__(self, num_players: int = 2, **kwargs):
-        if kwargs.get("placement_layout") == "grid":
+        if isinstance(kwargs.get("placement_layout"), str) and kwargs["placement_layout"] == "grid":
             self.spec = GRID_SPEC           # this env's buffers and spaces are the grid's
         super().__init__(num_players=num_players, **kwargs)
         check_player_count(self.num_players, self._config)

@@ -1,9 +1,17 @@
-"""Rule options of Carcassonne (spec §15) -> the config block stored in the state."""
+"""Rule options of Carcassonne (spec §15) -> the config block stored in the state.
+
+Every option is checked here, when the env is built, with one clear ``ValueError``
+(``core.options``): yes/no options take only ``True``/``False``, choices only their
+names, and ``max_decisions`` an integer in 1..178 (``data.MAX_DECISIONS``: the most
+decisions a complete game holds, so the default never cuts a full game; a smaller value
+ends the game early as a truncation).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..core.options import check_bool, check_choice, check_int, check_known
 from . import data as D
 
 _CHOICES = {
@@ -14,32 +22,28 @@ _CHOICES = {
     "placement_layout": D.PLACEMENT_LAYOUTS,
 }
 _FLAGS = ("expansion_inns_cathedrals", "farmers", "auto_pass_meeple", "dedupe_rotations")
+DEFAULT_OPTIONS = D.DEFAULT_OPTIONS
 
 
 def make_config(**options) -> np.ndarray:
     """Validate rule options (defaults in ``data.DEFAULT_OPTIONS``) into the config block."""
-    unknown = sorted(set(options) - set(D.DEFAULT_OPTIONS))
-    if unknown:
-        raise ValueError(
-            f"unknown Carcassonne option(s) {unknown}; known: {sorted(D.DEFAULT_OPTIONS)}"
-        )
+    check_known("Carcassonne", options, D.DEFAULT_OPTIONS)
     opts = {**D.DEFAULT_OPTIONS, **options}
-    for name in _FLAGS:
-        if not isinstance(opts[name], bool | np.bool_):
-            raise ValueError(f"{name} must be True or False, got {opts[name]!r}")
+    flags = {name: check_bool(name, opts[name]) for name in _FLAGS}
     for name, choices in _CHOICES.items():
-        if opts[name] not in choices:
-            raise ValueError(f"{name} must be one of {choices}, got {opts[name]!r}")
+        check_choice(name, opts[name], choices)
+    cap = check_int("max_decisions", opts["max_decisions"], 1, D.MAX_DECISIONS)
     config = np.zeros(D.CONFIG_SIZE, dtype=np.int64)
     base = D.HEADER_SIZE
-    config[D.C_EXPANSION - base] = int(opts["expansion_inns_cathedrals"])
-    config[D.C_FARMERS - base] = int(opts["farmers"])
+    config[D.C_EXPANSION - base] = int(flags["expansion_inns_cathedrals"])
+    config[D.C_FARMERS - base] = int(flags["farmers"])
     config[D.C_FARM_RULE - base] = D.FARM_RULES.index(opts["farm_scoring"])
     config[D.C_SMALL_CITY - base] = D.SMALL_CITY_RULES.index(opts["small_city_rule"])
     config[D.C_IC_INN - base] = D.IC_INN_RULES.index(opts["ic_tjunction_inn"])
-    config[D.C_AUTO_PASS - base] = int(opts["auto_pass_meeple"])
-    config[D.C_DEDUPE - base] = int(opts["dedupe_rotations"])
+    config[D.C_AUTO_PASS - base] = int(flags["auto_pass_meeple"])
+    config[D.C_DEDUPE - base] = int(flags["dedupe_rotations"])
     config[D.C_LAYOUT - base] = D.PLACEMENT_LAYOUTS.index(opts["placement_layout"])
+    config[D.C_MAX_DECISIONS - base] = cap
     return config
 
 
@@ -49,7 +53,7 @@ def make_config_for(layout: str):
 
     def make(**options) -> np.ndarray:
         chosen = options.get("placement_layout", layout)
-        if chosen != layout and chosen in D.PLACEMENT_LAYOUTS:
+        if chosen != layout and isinstance(chosen, str) and chosen in D.PLACEMENT_LAYOUTS:
             sizes = [D.num_actions_of(D.PLACEMENT_LAYOUTS.index(name)) for name in (chosen, layout)]
             raise ValueError(
                 f"placement_layout={chosen!r} has {sizes[0]:,} actions, this spec "

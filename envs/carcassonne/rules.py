@@ -4,6 +4,11 @@ A turn is: a tile draw (chance, CA-6.5; unplaceable tiles leave the game and the
 player draws again, CA-6.4), the placement decision (DEC-2), the meeple decision (DEC-3,
 skipped when only "no meeple" is legal and ``auto_pass_meeple`` is on), then scoring
 (CA-6.1 d).  The game ends when the pile is empty after a turn or a discard (CA-6.6).
+
+Decision cap: after ``max_decisions`` decisions (config, 178 by default: the most a complete
+game holds, so it never cuts a full game) the turn in progress is finished (its meeple
+decision skipped, its scoring done) and the game ends with final scoring, flagged in
+``G_TRUNCATED`` so the env reports a truncation.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from .data import (
     BOARD_WIDTH,
     C_AUTO_PASS,
     C_EXPANSION,
+    C_MAX_DECISIONS,
     CENTER,
     CONFIG_SIZE,
     G_ACTIVE,
@@ -37,6 +43,7 @@ from .data import (
     G_PLACED,
     G_SCORE,
     G_START_SEAT,
+    G_TRUNCATED,
     GAME_ID,
     IS_EXPANSION,
     MAX_PLAYERS,
@@ -107,8 +114,9 @@ def apply_action(state, action):
         add_tile(state, index, state[G_HAND], action % 4, placement_cell(state, action))
         state[G_PLACED] = index + 1
         state[G_HAND] = -1
-        if state[C_AUTO_PASS] and not has_meeple_option(state, state[G_ACTIVE]):
-            finish_turn(state)                               # DEC-4: nothing to decide
+        if (state[C_AUTO_PASS] and not has_meeple_option(state, state[G_ACTIVE])) \
+                or state[H_PLY] >= state[C_MAX_DECISIONS]:
+            finish_turn(state)                # DEC-4: nothing to decide, or the cap is hit
         else:
             state[H_PHASE] = PH_MEEPLE
         return
@@ -136,6 +144,10 @@ def finish_turn(state):
     """CA-6.1 (d): score, then the next seat draws, or the game ends (CA-6.6)."""
     score_turn(state, state[G_PLACED] - 1)
     if state[G_PILE_LEFT] == 0:
+        end_game(state)
+        return
+    if state[H_PLY] >= state[C_MAX_DECISIONS]:   # the cap: cut off with the scores as now
+        state[G_TRUNCATED] = 1
         end_game(state)
         return
     state[G_ACTIVE] = (state[G_ACTIVE] + 1) % state[H_NUM_PLAYERS]

@@ -1,17 +1,30 @@
 """Consistency checks of a Carcassonne state (JSON loading and the test invariants).
 
-``validate_state`` raises ``ValueError`` saying what is wrong.  The feature arrays are
-checked by replaying the placements into a fresh state with the same merge kernel and
-comparing, so a loaded state can never carry a union-find that the board does not imply.
+``validate_state`` raises ``ValueError`` saying what is wrong.  Core has already checked
+each field against ``data.FIELD_BOUNDS``; this checks how the fields fit together.  The
+grid, frontier and feature arrays are checked by replaying the placements into a fresh
+state with the same merge kernel and comparing, so a loaded state can never carry a
+union-find that the board does not imply (every root and member list points inside the
+arrays and each member list is one cycle through its feature, so the kernels' walks end).
+The turn counters must fit the placements and the decision cap, and a decision point must
+offer a legal action, so no kernel can index outside its arrays or loop forever.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..core.contract import CHANCE, H_GAME_ID, H_NUM_PLAYERS, H_PHASE, H_TO_MOVE, TERMINAL
+from ..core.contract import (
+    CHANCE,
+    H_GAME_ID,
+    H_NUM_PLAYERS,
+    H_PHASE,
+    H_PLY,
+    H_TO_MOVE,
+    TERMINAL,
+)
 from . import data as D
-from .board import tile_at
+from .board import has_legal_placement, tile_at
 from .features import add_tile
 
 
@@ -29,6 +42,9 @@ def validate_config(state: np.ndarray) -> None:
                             ("ic_tjunction_inn", D.C_IC_INN, len(D.IC_INN_RULES) - 1)):
         if not 0 <= state[slot] <= top:
             _fail(f"config {name} = {int(state[slot])} outside 0..{top}")
+    if not 1 <= state[D.C_MAX_DECISIONS] <= D.MAX_DECISIONS:
+        _fail(f"config max_decisions = {int(state[D.C_MAX_DECISIONS])} outside "
+              f"1..{D.MAX_DECISIONS}")
 
 
 def tile_total(state: np.ndarray) -> np.ndarray:
@@ -63,6 +79,7 @@ def validate_state(state: np.ndarray) -> None:
     if (phase == D.PH_PLACE) != (0 <= hand < D.NUM_TYPES) or (phase != D.PH_PLACE and hand != -1):
         _fail(f"hand {hand} does not fit phase {D.PHASE_NAMES[phase]}")
     _validate_tiles(state, hand)
+    _validate_progress(state, phase, hand)
     _validate_meeples(state, players, phase)
     if (state[D.G_SCORE:D.G_SCORE + D.MAX_PLAYERS] < 0).any():
         _fail("scores must be >= 0")
@@ -123,14 +140,42 @@ def _validate_tiles(state: np.ndarray, hand: int) -> None:
     frontier = slice(D.G_FRONTIER, D.STATE_SIZE)
     if not np.array_equal(rebuilt[frontier], state[frontier]):
         _fail("the frontier (cells, order or keys) does not match the board")
-    for name in ("T_TYPE", "T_ROT", "T_CELL"):
-        block = slice(getattr(D, name) + placed, getattr(D, name) + D.MAX_TILES)
-        if state[block].any():
-            _fail(f"{name.lower()} is set beyond the placed tiles")
-    for name in ("N_ROOT", "N_NEXT", "N_SIZE", "N_OPEN", "N_SHIELDS", "N_FLAGS"):
-        block = slice(getattr(D, name), getattr(D, name) + D.NUM_NODES)
+    for name in ("tile_type", "tile_rotation", "tile_cell"):
+        offset = D.STATE_FIELDS[name][0]
+        if state[offset + placed:offset + D.MAX_TILES].any():
+            _fail(f"{name} is set beyond the placed tiles")
+    # The union-find (roots, member cycles) and the roots' aggregates, exactly as implied.
+    for name in ("node_root", "node_next", "node_size", "node_open", "node_shields",
+                 "node_flags"):
+        offset = D.STATE_FIELDS[name][0]
+        block = slice(offset, offset + D.NUM_NODES)
         if not np.array_equal(rebuilt[block], state[block]):
-            _fail(f"feature table {name.lower()} does not match the board")
+            node = int(np.flatnonzero(rebuilt[block] != state[block])[0])
+            _fail(f"feature table {name} does not match the board (node {node})")
+
+
+def _validate_progress(state: np.ndarray, phase: int, hand: int) -> None:
+    """Decisions so far, the cap and the end (CA-6.6): each placement was one decision and
+    at most one meeple decision followed it; a live game is below its cap; a draw needs a
+    tile in the pile; the tile in hand fits somewhere (CA-6.4 removes those that do not)."""
+    ply, cap = int(state[H_PLY]), int(state[D.C_MAX_DECISIONS])
+    placements = int(state[D.G_PLACED]) - 1
+    most = 2 * placements - (phase == D.PH_MEEPLE)
+    if not placements <= ply <= most:
+        _fail(f"ply {ply} does not fit {placements} placements (expected {placements}..{most})")
+    truncated, pile_left = int(state[D.G_TRUNCATED]), int(state[D.G_PILE_LEFT])
+    if truncated not in (0, 1):
+        _fail(f"truncated must be 0 or 1, got {truncated}")
+    if phase != D.PH_GAME_OVER:
+        if truncated or ply >= cap:
+            _fail(f"a live game at ply {ply} must be below its cap max_decisions={cap}")
+    elif truncated != (pile_left > 0) or (truncated and ply != cap):
+        _fail("a finished game has an empty pile, or was cut off at exactly max_decisions "
+              f"(truncated {truncated}, pile_left {pile_left}, ply {ply}, cap {cap})")
+    if phase == D.PH_DRAW and pile_left == 0:
+        _fail("a draw is due but the pile is empty (CA-6.6)")
+    if phase == D.PH_PLACE and not has_legal_placement(state, hand):
+        _fail(f"the tile in hand {D.TILE_NAMES[hand]} fits nowhere (CA-6.4 removes it)")
 
 
 def _validate_meeples(state: np.ndarray, players: int, phase: int) -> None:
