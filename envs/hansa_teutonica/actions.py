@@ -153,7 +153,7 @@ def compensate(state, action):
         state[G_DISP_EXTRAS] -= 1
     else:
         s, t = (action - A_PLACE) // 2, (action - A_PLACE) % 2
-        if state[G_COMP_HAND] >= 0:
+        if state[G_COMP_HAND] == t:                              # any order
             state[G_COMP_HAND] = -1
         elif state[G_DISP_PENDING] == t:
             state[G_DISP_PENDING] = -1

@@ -281,7 +281,49 @@ del _fields["players"]
 STATE_SIZE = _next
 STATE_FIELDS = dict(_fields)
 
-DEFAULT_MAX_DECISIONS = 20_000
+# HT-9.5 decision cap: the default is about 5x the longest heuristic-policy game (535
+# decisions, 5 players; 1,126 with the 2p regions), far below uniform-random games' natural
+# length (median ~25,000), so a learner's first episodes end quickly (options.py).
+DEFAULT_MAX_DECISIONS = 3_000
+MAX_DECISIONS_LIMIT = 100_000_000
+
+# --- Field bounds (core.state_io refuses a loaded value outside them; validate.py checks
+# what depends on other fields) -------------------------------------------------------------
+# Actions in one turn: Actiones 5 at most (HT-3.1) plus every +3 and +4 marker in the game.
+MAX_ACTIONS = int(TRACK_VALUES[ACTIONES].max()) + 3 * 2 + 4 * 2
+MAX_SCORE = 10**6            # generous but finite: no sum over a player block can overflow
+_SEAT = (-1, MAX_PLAYERS - 1)
+_ROUTE = (-1, NUM_ROUTES - 1)
+_TYPE = (TRADER, MERCHANT)
+FIELD_BOUNDS: dict[str, tuple[int, int]] = {
+    "game_id": (GAME_ID, GAME_ID), "num_players": (MIN_PLAYERS, MAX_PLAYERS),
+    "to_move": (-2, MAX_PLAYERS - 1),                  # TERMINAL, CHANCE or a seat
+    "phase": (0, len(PHASE_NAMES) - 1), "ply": (0, MAX_DECISIONS_LIMIT),
+    "cfg_regions_on": (0, 1), "cfg_remove3_opponents_only": (0, 1),
+    "cfg_big_box_tie_break": (0, 1), "cfg_max_decisions": (1, MAX_DECISIONS_LIMIT),
+    "cfg_region_routes": (0, 2**ROUTES_ON_SIDE[0] - 1),       # routes of the 2-3 side
+    "cfg_region_adj": (0, 2**NUM_REGIONS - 1),
+    "side": (0, NUM_SIDES - 1), "start_seat": (0, MAX_PLAYERS - 1),
+    "active": (0, MAX_PLAYERS - 1), "actions_left": (0, MAX_ACTIONS),
+    "actions_taken": (0, MAX_ACTIONS), "turns": (0, MAX_DECISIONS_LIMIT + 1),
+    "completed_cities": (0, COMPLETED_LIMIT), "east_west_count": (0, MAX_PLAYERS),
+    "marker_supply": (0, int(SUPPLY_START.max())), "plate_markers": (0, int(SUPPLY_START.sum())),
+    "revealed_marker": (-1, NUM_MARKER_KINDS - 1), "markers_lost": (0, MARKER_TOTAL),
+    "end_triggered": (0, 1), "truncated": (0, 1), "establish_route": _ROUTE,
+    "extra_kontor_held": (0, 1), "displaced_player": _SEAT, "displace_origin": _ROUTE,
+    "displaced_piece": (-1, MERCHANT), "compensation_extras": (0, 2),
+    "compensation_hand": (-1, MERCHANT), "compensation_placed": (0, 2**62 - 1),
+    "pay_left": (0, 2), "move_picked": (0, int(TRACK_VALUES[LIBER].max())),
+    "move_hand": (0, int(TRACK_VALUES[LIBER].max())), "remove_left": (0, 3),
+    "pawn_region": (0, NUM_REGIONS - 1), "pawn_free_used": (0, 1),
+    "route_marker": (-1, NUM_MARKER_KINDS - 1), "space_owner": _SEAT, "space_type": _TYPE,
+    "office_owner": _SEAT, "office_type": _TYPE, "extra_offices": (0, MAX_EXTRA),
+    "extra_owner": _SEAT, "extra_type": _TYPE, "coellen": _SEAT,
+    # One range for the whole block (tracks, supplies, score, markers); validate.py checks
+    # each slot against its own limit.
+    **{f"player_{seat}": (0, MAX_SCORE) for seat in range(MAX_PLAYERS)},
+}
+assert set(FIELD_BOUNDS) == set(STATE_FIELDS)
 
 # --- Observation layout (observe.py) ----------------------------------------------------------
 OBS_SPACE = 6                      # per space: owner one-hot (5, rotated), is merchant

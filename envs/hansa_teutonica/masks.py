@@ -379,7 +379,21 @@ def board_source_pieces(state, victim, origin):
 
 
 @njit
+def free_compensation_spaces(state, origin):
+    """Empty spaces on routes other than the origin route (HT-6.3.3(c) targets)."""
+    n = 0
+    for s in range(SPACES_ON_SIDE[state[G_SIDE]]):
+        n += (state[G_SPACE_OWNER + s] < 0) & (SPACE_ROUTE[s] != origin)
+    return n
+
+
+@njit
 def compensation_mask(state, mask):
+    """HT-6.3.3 / A-6: the pieces still to place (the displaced piece, a relocated piece
+    in hand) go one at a time in any order; an extra from the stock or supply is offered
+    only while a space is left over for every piece that must still be placed, so the
+    displaced piece never loses its place to an extra (HT-6.3.3(a): it must go back on
+    the board; A-5's personal supply is only for a board with no space at all)."""
     victim = state[G_DISP_VICTIM]
     origin = state[G_DISP_ORIGIN]
     side = state[G_SIDE]
@@ -392,13 +406,14 @@ def compensation_mask(state, mask):
     can = [False, False]
     if hand >= 0:
         can[hand] = True
-    else:
+    if pending >= 0:
+        can[pending] = True
+    must = (hand >= 0) + (pending >= 0)
+    if hand < 0 and extras > 0 and source < 2 \
+            and free_compensation_spaces(state, origin) > must:
+        offset = P_GENERAL if source == 0 else P_PERSONAL
         for t in range(2):
-            if pending == t:
-                can[t] = True
-            elif extras > 0 and source < 2:
-                offset = P_GENERAL if source == 0 else P_PERSONAL
-                can[t] = state[vb + offset + t] > 0
+            can[t] |= state[vb + offset + t] > 0
     if d >= 0:
         for s in range(SPACES_ON_SIDE[side]):
             r = SPACE_ROUTE[s]
@@ -406,6 +421,7 @@ def compensation_mask(state, mask):
                 for t in range(2):
                     mask[A_PLACE + 2 * s + t] = can[t]
     if hand < 0 and extras > 0 and source == 2:
+        # Relocating frees the space it leaves, so it never costs a needed space.
         for s in range(SPACES_ON_SIDE[side]):
             mask[A_PICK + s] = relocatable(state, victim, origin, s)
     mask[A_DONE] = hand < 0 and pending < 0

@@ -8,7 +8,7 @@ completed-cities count and "a legal move exists until the end" are checked.
 * 1,000 uniformly random games per player count.  Uniform play almost never finishes a
   game (HT-9.5: pieces end up spread over the routes and are moved around forever), so these
   games run under a cap of 1,000 decisions (the ``max_decisions`` option) to keep CI fast;
-  the default cap is 20,000.
+  the default cap is 3,000.
 * 1,000 games per player count of the heuristic policy with 15% uniformly random moves,
   which almost always end by the rules' own triggers (T1/T2/T3): every kind of move is
   exercised and the end of the game is reached.  A few 2-player games still stall (both
