@@ -49,9 +49,18 @@ Rule options (spec §15): ``expansion_inns_cathedrals`` (True), ``farmers`` (Tru
 ``farm_scoring`` ("c3" | "c1_v2" | "c1_v1"), ``small_city_rule`` ("c2c3" | "c1_early"),
 ``ic_tjunction_inn`` ("east_only" | "east_and_west"), ``unplaceable`` ("remove"),
 ``auto_pass_meeple`` (True), ``dedupe_rotations`` (False; DEC-6), ``placement_layout``
-("frontier" | "grid").  Env options: ``num_players``, ``render_mode`` ("human", "ansi",
-"rgb_array"), ``reward_scheme``, ``margin_scale``, ``start_seat`` (a seat or "random"),
-and in ``env()`` ``illegal`` ("raise" | "penalty").
+("frontier" | "grid"), ``max_decisions`` (178).  Env options: ``num_players``,
+``render_mode`` ("human", "ansi", "rgb_array"), ``reward_scheme``, ``margin_scale``,
+``start_seat`` ("random", the default, drawn from the reset seed: CA-2.6's seat order with
+a random seat assignment; or a seat), and in ``env()`` ``illegal`` ("raise" | "penalty").
+
+**Decision cap.** ``max_decisions`` (1..178, default 178) ends the game after that many
+decisions as a PettingZoo truncation (``truncations`` True, ``infos["truncated"]``), the
+turn in progress finished and final scoring done, so rewards are those of the scores at
+the cut.  178 is the most decisions a complete game holds (89 placements, each followed by
+at most one meeple decision): every game ends by CA-6.6 first, under any policy (measured:
+random play 126-170 decisions for 2-6 players, always-"no meeple" exactly 178); the cap is
+there so a shorter game can be asked for and every game has one, kernels included.
 
 Engine choices where the spec leaves room: ties share the win (AMB-10); ``scores()``
 before the end is the score as if the game ended now.
@@ -105,7 +114,8 @@ class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
     metadata = env_metadata(SPEC.name)
 
     def __init__(self, num_players: int = 2, **kwargs):
-        if isinstance(kwargs.get("placement_layout"), str) and kwargs["placement_layout"] == "grid":
+        if isinstance(kwargs.get("placement_layout"), str) \
+                and kwargs["placement_layout"] == "grid":
             self.spec = GRID_SPEC           # this env's buffers and spaces are the grid's
         super().__init__(num_players=num_players, **kwargs)
         check_player_count(self.num_players, self._config)

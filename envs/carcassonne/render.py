@@ -52,7 +52,9 @@ def _status(state: np.ndarray) -> list[str]:
     hand = int(state[D.G_HAND])
     lines = [f"phase {D.PHASE_NAMES[int(state[H_PHASE])]}, seat {int(state[D.G_ACTIVE])} to play, "
              f"tile in hand {D.TILE_NAMES[hand] if hand >= 0 else '-'}, "
-             f"pile {int(state[D.G_PILE_LEFT])}, discarded {int(state[D.G_DISCARDED])}"]
+             f"pile {int(state[D.G_PILE_LEFT])}, discarded {int(state[D.G_DISCARDED])}"
+             + (f", cut off at max_decisions={int(state[D.C_MAX_DECISIONS])}"
+                if state[D.G_TRUNCATED] else "")]
     for seat in range(players):
         track, tiles = score_track(int(state[D.G_SCORE + seat]))
         lines.append(f"seat {seat} ({SEAT_COLOURS[seat][0]}): score {int(state[D.G_SCORE + seat])}"
