@@ -129,7 +129,7 @@ def play_one(job: dict) -> dict:
     env.reset(seed=seed)
     think = [0.0] * len(seats)
     moves = [0] * len(seats)
-    while not all(env.terminations.values()):
+    while not env.game_over:
         seat = env.agent_name_mapping[env.agent_selection]
         tick = time.perf_counter()
         action = agents[seat].act(env)

@@ -55,7 +55,7 @@ def measure(game: str, num_envs: int, steps: int, hidden: tuple[int, ...], threa
         with torch.no_grad():
             for _ in range(rounds):
                 for index, env in enumerate(envs):
-                    if all(env.terminations.values()):
+                    if env.game_over:
                         env.reset(seed=seed + index)
                 seen = [env.observe(env.agent_selection) for env in envs]
                 obs = torch.from_numpy(np.stack([s["observation"] for s in seen]))

@@ -82,7 +82,7 @@ def saint_malo_speed(sims: int, seconds: float) -> dict:
         agent = make_agent(spec + ",reuse=0", "saint_malo_v0", seed=0)
         agent.act(env)                                   # compile
         done, spent, steps = 0, 0.0, 0
-        while spent < seconds and not all(env.terminations.values()):
+        while spent < seconds and not env.game_over:
             agent.reset()
             start = time.perf_counter()
             action = agent.act(env)

@@ -25,7 +25,7 @@ def play_game(game: str, agents: Sequence, seed: int, **env_options) -> tuple[Ga
     for index, agent in enumerate(agents):
         agent.reset(seed=seed * 1000 + index)
     decisions = 0
-    while not all(env.terminations.values()):
+    while not env.game_over:
         seat = env.agent_name_mapping[env.agent_selection]
         env.step(agents[seat].act(env))
         decisions += 1

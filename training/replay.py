@@ -131,7 +131,7 @@ def record_game(game: str, agents: Sequence, seed: int, **options) -> dict:
     for index, agent in enumerate(agents):
         agent.reset(seed=seed * 1000 + index)
     actions = []
-    while not all(env.terminations.values()):
+    while not env.game_over:
         action = int(agents[env.agent_name_mapping[env.agent_selection]].act(env))
         env.step(action)
         actions.append(action)
@@ -167,7 +167,7 @@ def simulate(record: dict, path="replay"):
     env.reset(seed=record["seed"])
     states, moves = [env.state.copy()], []
     for index, action in enumerate(record["actions"]):
-        if all(env.terminations.values()):
+        if env.game_over:
             raise ValueError(f"{path}: the re-simulated game ends after {index} moves, but the "
                              f"file lists {len(record['actions'])}")
         if action >= env.spec.num_actions or not env.action_mask()[action]:
@@ -183,7 +183,7 @@ def simulate(record: dict, path="replay"):
 
 def check_result(record: dict, env, path="replay") -> None:
     """The re-simulated game must end where the file says (same final scores)."""
-    if not all(env.terminations.values()):
+    if not env.game_over:
         raise ValueError(f"{path}: the re-simulated game is not over after its "
                          f"{len(record['actions'])} moves")
     scores = [int(s) for s in env.scores()]

@@ -107,7 +107,7 @@ class TerminalGame:
         env.reset(seed=seed)
         history = []
         for index, action in enumerate(actions):
-            if all(env.terminations.values()):
+            if env.game_over:
                 raise ValueError(f"the game is over after {index} moves, but "
                                  f"{len(actions)} are listed")
             if action >= env.spec.num_actions or not env.action_mask()[action]:
@@ -137,7 +137,7 @@ class TerminalGame:
 
     @property
     def over(self) -> bool:
-        return all(self.env.terminations.values())
+        return self.env.game_over
 
     @property
     def seat_to_move(self) -> int:

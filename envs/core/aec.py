@@ -220,6 +220,12 @@ class KernelEnv(AECEnv):
     # --- game-level helpers (not part of PettingZoo) ----------------------------------------
 
     @property
+    def game_over(self) -> bool:
+        """Whether the game has ended: by its rules (terminated) or at its decision cap
+        (truncated)."""
+        return self._game_over
+
+    @property
     def phase(self) -> str:
         return self.spec.phase_names[int(self.state[H_PHASE])]
 
