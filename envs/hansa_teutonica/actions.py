@@ -22,6 +22,7 @@ from .data import (
     A_PLACE,
     ACTIONES,
     CITY_ABILITY,
+    COMP_BITS,
     COMPLETED_LIMIT,
     EAST_WEST_AWARD,
     G_ACTIONS_LEFT,
@@ -162,7 +163,7 @@ def compensate(state, action):
             state[vb + (P_GENERAL if source == 0 else P_PERSONAL) + t] -= 1
             state[G_DISP_EXTRAS] -= 1
         put(state, s, victim, t)
-        state[G_COMP_PLACED + s // 62] |= 1 << (s % 62)
+        state[G_COMP_PLACED + s // COMP_BITS] |= 1 << (s % COMP_BITS)
     settle_compensation(state)
 
 

@@ -249,6 +249,9 @@ G_DISP_PENDING = _field("displaced_piece")  # type still to be placed, -1 once p
 G_DISP_EXTRAS = _field("compensation_extras")
 G_COMP_HAND = _field("compensation_hand")   # type of a board piece being relocated, -1
 G_COMP_PLACED = _field("compensation_placed", 2)   # bitset of spaces placed in it
+# 60 spaces per word (107 spaces in two words): every word stays below 2**60, far from
+# int64 overflow, so its field bound is as tight as the others.
+COMP_BITS = 60
 G_PAY_LEFT = _field("pay_left")
 G_MOVE_PICKED = _field("move_picked")
 G_HAND = _field("move_hand", 2)             # pieces lifted by the Move action (T, M)
@@ -312,7 +315,7 @@ FIELD_BOUNDS: dict[str, tuple[int, int]] = {
     "end_triggered": (0, 1), "truncated": (0, 1), "establish_route": _ROUTE,
     "extra_kontor_held": (0, 1), "displaced_player": _SEAT, "displace_origin": _ROUTE,
     "displaced_piece": (-1, MERCHANT), "compensation_extras": (0, 2),
-    "compensation_hand": (-1, MERCHANT), "compensation_placed": (0, 2**62 - 1),
+    "compensation_hand": (-1, MERCHANT), "compensation_placed": (0, 2**COMP_BITS - 1),
     "pay_left": (0, 2), "move_picked": (0, int(TRACK_VALUES[LIBER].max())),
     "move_hand": (0, int(TRACK_VALUES[LIBER].max())), "remove_left": (0, 3),
     "pawn_region": (0, NUM_REGIONS - 1), "pawn_free_used": (0, 1),

@@ -40,6 +40,7 @@ from .data import (
     CITY_ABILITY,
     CITY_NOFF,
     COELLEN_ROUTE,
+    COMP_BITS,
     G_ACTIONS_LEFT,
     G_ACTIONS_TAKEN,
     G_ACTIVE,
@@ -359,7 +360,7 @@ def compensation_source(state, victim):
 @njit
 def placed_in_compensation(state, space):
     """Pieces placed during this compensation are not "already on other routes" (A-29)."""
-    return (state[G_COMP_PLACED + space // 62] >> (space % 62)) & 1 == 1
+    return (state[G_COMP_PLACED + space // COMP_BITS] >> (space % COMP_BITS)) & 1 == 1
 
 
 @njit

@@ -136,6 +136,10 @@ def _validate_phase(state: np.ndarray, players: int, side: int, phase: int) -> N
         _fail("only an ended game can be truncated")
     if phase != D.PH_GAME_OVER and value(H_PLY) >= value(D.C_MAX_DECISIONS):
         _fail("a game at its decision cap has ended (HT-9.5)")
+    if value(D.G_TURNS) > value(H_PLY) + 1:
+        _fail("every turn after the first begins with a new decision (turns <= ply + 1)")
+    if value(D.G_ACTIONS_LEFT) + value(D.G_ACTIONS_TAKEN) > D.MAX_ACTIONS:
+        _fail(f"a turn has at most {D.MAX_ACTIONS} actions (Actiones 5, +3 and +4 markers)")
     if value(D.G_END) and phase not in (D.PH_REWARD, D.PH_GAME_OVER):
         _fail("the end is triggered only during an Establish action (HT-9)")
     over = phase == D.PH_GAME_OVER
@@ -169,7 +173,7 @@ def _validate_phase(state: np.ndarray, players: int, side: int, phase: int) -> N
         _fail("displacement fields are set outside a displacement")
     if victim >= players or origin >= routes:
         _fail("the displaced player or origin route is out of range")
-    if state[D.G_COMP_PLACED + 1] >> (D.NUM_SPACES - 62):
+    if state[D.G_COMP_PLACED + 1] >> (D.NUM_SPACES - D.COMP_BITS):
         _fail("compensation_placed marks spaces beyond the board")
     hand_n = value(D.G_HAND) + value(D.G_HAND + 1)
     picked = value(D.G_MOVE_PICKED)
