@@ -11,6 +11,7 @@ from ..core.jit import njit
 from .data import (
     A_ASKED,
     A_GAL,
+    A_OCC,
     A_START_ZONE,
     GALLEYS_23P,
     K_ADJ,
@@ -23,6 +24,7 @@ from .data import (
     K_ZONE_PORT,
     NUM_GALLEYS,
     NUM_GOODS,
+    OCC_MOVE,
     S_G_GOODS,
     S_G_OWNER,
     S_G_SAIL,
@@ -115,9 +117,13 @@ def ports_owned(state, seat):
 
 @njit
 def block_exempt(state):
-    """SE-6.4.3 / A-08: no block of any kind in the active galley's starting zone."""
+    """SE-6.4.3 / A-08: no block in the active galley's starting zone.  The seed says so
+    in the Movement paragraph, so a movement block never happens there, even on coming
+    back after leaving it; ``block_in_start_zone`` only adds sale and claim blocks."""
     g = state[A_GAL]
-    return state[K_BLOCK_IN_START] == 0 and state[S_G_ZONE + g] == state[A_START_ZONE]
+    if state[S_G_ZONE + g] != state[A_START_ZONE]:
+        return False
+    return state[K_BLOCK_IN_START] == 0 or state[A_OCC] == OCC_MOVE
 
 
 @njit
@@ -176,7 +182,7 @@ def blockable(state, zone):
     """An opponent could stop the active galley on entering ``zone`` (SE-6.4.1)."""
     g = state[A_GAL]
     owner = state[S_G_OWNER + g]
-    if state[K_BLOCK_IN_START] == 0 and zone == state[A_START_ZONE]:
+    if zone == state[A_START_ZONE]:                      # SE-6.4.3: never a movement block
         return False
     for seat in range(state[H_NUM_PLAYERS]):
         if seat != owner and seat_zone_sailors(state, seat, zone) > state[S_G_SAIL + g]:

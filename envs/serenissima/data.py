@@ -37,6 +37,20 @@ NO_V0 = -99                          # attacker value not fixed yet (SE-6.6.2)
 # Engine guard (not a rule): after this many Load micro-actions in one activation only
 # 'end load' remains, so free sailor shuffles cannot stall a game forever.
 MAX_LOAD_STEPS = 40
+# Decision cap (engine safety net, not a rule; option ``max_decisions``).  The rules end
+# every game (SE-11.1 after the third scoring; the Doge deck moves the track), but a loaded
+# or hand-made state, a custom map or a future rule bug must not run forever, in the AEC
+# env, the batched env or an MCTS rollout.  Measured (200x3 random games per count and
+# 30 greedy self-play games per count, placeholder and generated maps): longest random
+# game 480 decisions (4 players), longest greedy 621; degenerate policies (always the first
+# / last legal action, always pass) end by the rules within 252.  5,000 is eight times the
+# longest game seen: no real game meets it, and a learner's episode stays short.  A game
+# reaching it ends as a truncation (G_TRUNCATED = 1, PettingZoo truncations).
+DEFAULT_MAX_DECISIONS = 5_000
+MIN_MAX_DECISIONS, MAX_MAX_DECISIONS = 100, 1_000_000
+MAX_TRACK = 60                       # longest round track a map may have (maps.py)
+MAX_ROUNDS = 2 * MAX_TRACK + 2       # a round draws one Doge card; two draws move >= 2
+MAX_LEDGER = 10 ** 6                 # generous bound on any money count (no overflow)
 
 # Doge cards (SE-8.1): kinds and their count in the full deck.
 CARD_WINE, CARD_ONE, CARD_TWO, CARD_SHUFFLE = range(4)
@@ -110,7 +124,8 @@ C_NEW_ACTS = 9            # A-21 flag
 C_CLOSE_CHOOSE = 10       # A-06 / SE-12.3.3: 0 random (chance), 1 players choose
 C_HIDDEN_MONEY = 11       # SE-4.1.7
 C_MAP_KIND = 12           # 0 placeholder (reconstruction), 1 user map, 2 generated
-C_SUPPLY0 = 13            # + good: initial goods supply
+C_MAX_DECISIONS = 13      # the decision cap (engine, DEFAULT_MAX_DECISIONS)
+C_SUPPLY0 = 14            # + good: initial goods supply
 C_ZONE_PORT = C_SUPPLY0 + NUM_GOODS
 C_ADJ = C_ZONE_PORT + MAX_ZONES          # + zone: neighbour bitmask
 C_PORT_ZONE = C_ADJ + MAX_ZONES
@@ -128,7 +143,7 @@ def _cfg(offset: int) -> int:
 
 (K_NUM_ZONES, K_NUM_PORTS, K_TRACK_LAST, K_SCORING_4P, K_START_23P, K_SCORING_23P,
  K_CAPACITY, K_BLOCK_IN_START, K_SELL_AFTER_BREAK, K_NEW_ACTS, K_CLOSE_CHOOSE,
- K_HIDDEN_MONEY, K_MAP_KIND) = (_cfg(i) for i in range(13))
+ K_HIDDEN_MONEY, K_MAP_KIND, K_MAX_DECISIONS) = (_cfg(i) for i in range(14))
 K_SUPPLY0 = _cfg(C_SUPPLY0)
 K_ZONE_PORT = _cfg(C_ZONE_PORT)
 K_ADJ = _cfg(C_ADJ)
@@ -210,6 +225,7 @@ A_LAND_PORT = _alloc(1)
 A_BOUGHT = _alloc(1)         # a galley was bought in this Investment
 A_UNMANNED = _alloc(1)       # newly bought galley still without a sailor (-1 none)
 A_RETURN_PHASE = _alloc(1)   # investment phase to return to after placing a galley
+G_TRUNCATED = _alloc(1)      # 1: the game ended at the decision cap (a truncation)
 STATE_SIZE = _next
 
 STATE_FIELDS = {
@@ -230,7 +246,7 @@ for _name in ("G_FIRST", "G_TURN_OWNER", "G_ROUND", "G_WHEEL", "G_TRACK", "G_SCO
               "A_SALE_BLOCKED", "A_CLAIM_BLOCKED", "A_LOAD_STEPS", "A_BATTLES", "A_TARGET",
               "A_TARGET_PORT", "A_OCC", "A_ASKED",
               "A_BLOCKER", "A_PENDING", "A_CAPTOR", "A_AFTER_CAPTURE", "A_LAND_MIN",
-              "A_LAND_PORT", "A_BOUGHT", "A_UNMANNED", "A_RETURN_PHASE"):
+              "A_LAND_PORT", "A_BOUGHT", "A_UNMANNED", "A_RETURN_PHASE", "G_TRUNCATED"):
     STATE_FIELDS[_name.lower()] = (globals()[_name], 1)
 STATE_FIELDS["doge_pile"] = (G_PILE, 4)
 STATE_FIELDS["capture_goods"] = (A_CAP_GOODS, NUM_GOODS)
@@ -246,6 +262,7 @@ DEFAULT_OPTIONS = {
     "close_ports": "random",            # A-06 / SE-12.3.3: "random" (chance) or "choose"
     "hidden_money": False,              # SE-4.1.7 (observation only)
     "goods_supply": DEFAULT_GOODS_SUPPLY,   # SE-2.2.1 (the Czech list has 12 gold, E4)
+    "max_decisions": DEFAULT_MAX_DECISIONS,   # engine cap, a truncation (see above)
 }
 
 # --- observation ---------------------------------------------------------------------------
@@ -256,3 +273,43 @@ OBS_GLOBAL = (len(PHASE_NAMES) + 4 + 4 + 4 + 8 + 11 + MAX_ZONES + NUM_GOODS * 2 
               + MAX_PLAYERS + 3)
 OBS_SIZE = (NUM_GALLEYS * OBS_GALLEY + MAX_PORTS * OBS_PORT + MAX_ZONES * MAX_ZONES
             + MAX_PLAYERS * OBS_PLAYER + OBS_GLOBAL)
+
+# --- ranges of the saved fields (state_from_json refuses anything outside, before
+# validate.py's cross-field checks: indices bounded by the map, num_players, the phase) ----
+_SEAT = (0, MAX_PLAYERS - 1)
+FIELD_BOUNDS = {
+    # game id, players, seat to move / CHANCE / TERMINAL, phase, decisions (<= the cap)
+    "header": (-2, MAX_MAX_DECISIONS),
+    # map tables (-1: zone without a port) .. a scoring-space bitmask of a 60-space track
+    "config": (-1, (1 << (MAX_TRACK + 1)) - 1),
+    "galley_owner": (-1, MAX_PLAYERS - 1), "galley_zone": (-1, MAX_ZONES - 1),
+    "galley_sailors": (0, MAX_SIZE), "galley_goods": (0, MAX_SIZE - 1),
+    "port_owner": (CLOSED, MAX_PLAYERS - 1), "port_sailors": (0, MAX_SIZE),
+    "port_warehouse": (0, (1 << NUM_GOODS) - 1), "port_fort": (0, 1), "port_basilica": (0, 1),
+    "ducats": (0, MAX_LEDGER), "sailor_supply": (0, max(SAILORS_BY_PLAYERS)),
+    "goods_supply": (0, 99), "ledger": (0, MAX_LEDGER),
+    "g_first": _SEAT, "g_turn_owner": (-1, MAX_PLAYERS - 1), "g_round": (0, MAX_LEDGER),
+    "g_wheel": (-1, NUM_GALLEYS), "g_track": (0, MAX_TRACK), "g_scorings": (0, 3),
+    "g_last_card": (-1, len(DECK) - 1), "g_setup_step": (0, 2 * MAX_PLAYERS),
+    "g_close_step": (0, len(CLOSE_GOODS)), "g_bought_round": (0, (1 << NUM_GALLEYS) - 1),
+    "g_special_index": (0, MAX_PLAYERS), "g_chance_kind": (CK_NONE, CK_BATTLE),
+    "g_att_dice": (0, MAX_SIZE), "g_def_dice": (0, MAX_SIZE),
+    "g_last_roll": (-1, 100 + FORT_DICE),       # battle 6a+d (0..35) or fort 100+hits
+    "a_gal": (-1, NUM_GALLEYS - 1), "a_owner": _SEAT, "a_start_zone": (-1, MAX_ZONES - 1),
+    "a_moved": (0, MAX_SIZE), "a_free_used": (0, 1),
+    "a_v0": (NO_V0, MAX_SIZE),                  # NO_V0 or sailors - moved (-4..5)
+    "a_opt": (OPT_NONE, OPT_COMBAT),
+    # 0, or 1 + battles finished at the block; one battle per sunk galley or port taken
+    "a_sale_blocked": (0, NUM_GALLEYS + 1), "a_claim_blocked": (0, NUM_GALLEYS + 1),
+    "a_load_steps": (0, MAX_LOAD_STEPS), "a_battles": (0, NUM_GALLEYS),
+    "a_target": (-1, NUM_GALLEYS - 1), "a_target_port": (-1, MAX_PORTS - 1),
+    "a_occ": (OCC_NONE, OCC_CLAIM), "a_asked": (0, (1 << MAX_PLAYERS) - 1),
+    "a_blocker": (-1, MAX_PLAYERS - 1), "a_pending": (-1, NUM_GOODS - 1),
+    "a_captor": (-1, NUM_GALLEYS - 1),
+    "a_after_capture": (0, 0),                  # unused: A_OCC carries it during a capture
+    "a_land_min": (0, 1), "a_land_port": (-1, MAX_PORTS - 1), "a_bought": (0, 1),
+    "a_unmanned": (-1, NUM_GALLEYS - 1), "a_return_phase": (0, len(PHASE_NAMES) - 1),
+    "g_truncated": (0, 1),
+    "doge_pile": (0, max(DECK)), "capture_goods": (0, MAX_SIZE - 1),
+}
+assert set(FIELD_BOUNDS) == set(STATE_FIELDS)

@@ -58,7 +58,7 @@ def generate_map(seed: int, num_zones: int = 20, num_ports: int = 19,
     ports = []
     for p in range(num_ports):
         size = 5 if p in starts else int(rng.integers(3, 6))
-        ports.append({"name": f"G{p + 1}", "zone": f"S{int(port_zones[p]) + 1}",
+        ports.append({"name": f"P{p + 1}", "zone": f"S{int(port_zones[p]) + 1}",
                       "good": D.GOOD_NAMES[goods[p]], "size": size, "start": p in starts,
                       "slot_values": list(range(2, size + 2)),
                       "score": list(PLACEHOLDER_SCALE[:size + 1])})

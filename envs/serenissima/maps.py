@@ -10,8 +10,13 @@ A map is a JSON document (or the same dict)::
      "track": {"last": 10, "scoring_4p": [4, 7, 10], "start_23p": 0,
                "scoring_23p": [4, 7, 10]}}
 
-``xy`` (optional, 0..1) places a zone in the picture.  ``load_map`` checks every rule of
-spec §3.4 and raises :class:`MapError` naming the map, the entry and what is wrong.
+``xy`` (optional, 0..1) places a zone in the picture.  ``validate_map`` checks every rule
+of spec §3.4 and raises :class:`MapError` naming the entry and what is wrong (and nothing
+else, whatever the input: a file that is not UTF-8 or not JSON, wrong types anywhere).
+Each track has exactly three scoring spaces, the last at ``last`` (SE-11.1: the game ends
+after the third scoring).  Names are compared ignoring case and spacing, as moves are
+parsed, and a port may not be called like a galley (``g1`` .. ``g15``), so every legal
+move has its own name.
 
 ``PLACEHOLDER_MAP`` is the spec's Appendix A: an **invented reconstruction**, not the real
 board (only Valencia wood/5 next to Algiers, Antioch gold/3, the five start ports and the
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +40,8 @@ class MapError(ValueError):
 
 
 PLACEHOLDER_ID = "placeholder_v0"
+SCORINGS = 3                         # SE-11.1: the game ends after the third scoring
+_GALLEY_NAME = re.compile(r"g[0-9]+")
 _ADJ = {1: (2, 3), 2: (1, 3, 7), 3: (1, 2, 4, 6), 4: (3, 5, 6), 5: (4, 6, 8, 10),
         6: (3, 4, 5, 7), 7: (2, 6, 8, 9), 8: (5, 7, 9, 10, 20), 9: (7, 8, 20),
         10: (5, 8, 11, 13, 20), 11: (10, 12, 13), 12: (11,), 13: (10, 11, 14, 16),
@@ -81,7 +89,10 @@ _TRACK_KEYS = {"last", "scoring_4p", "start_23p", "scoring_23p"}
 
 
 def read_map(source) -> dict:
-    """A map dict from a dict, a JSON path, ``"placeholder"`` or ``"generated:<seed>"``."""
+    """A map dict from a dict, a JSON path, ``"placeholder"`` or ``"generated:<seed>"``.
+    Anything wrong with the source (a missing or unreadable file, bytes that are not
+    UTF-8, text that is not JSON, nesting too deep for the parser, a number too long to
+    convert) is a :class:`MapError`, never a foreign exception."""
     if isinstance(source, dict):
         return source
     if isinstance(source, str | Path):
@@ -89,30 +100,50 @@ def read_map(source) -> dict:
         if text == "placeholder":
             return PLACEHOLDER_MAP
         if text.startswith("generated:"):
-            from .mapgen import generate_map
-
-            try:
-                seed = int(text.split(":", 1)[1])
-            except ValueError:
-                raise MapError(f"map {text!r}: the seed after 'generated:' must be an "
-                               "integer") from None
-            return generate_map(seed)
-        path = Path(text)
-        if not path.is_file():
-            raise MapError(f"map file {text!r} does not exist")
+            return _generated(text)
         try:
-            return json.loads(path.read_text())
+            path = Path(text)
+            if not path.is_file():
+                raise MapError(f"map file {_short(text)} does not exist")
+            raw = path.read_bytes()
+        except (OSError, ValueError) as err:        # e.g. a NUL byte, a name too long
+            if isinstance(err, MapError):
+                raise
+            raise MapError(f"map file {_short(text)} cannot be read: {err}") from None
+        try:
+            return json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError as err:
+            raise MapError(f"map file {_short(text)} is not UTF-8 text: {err}") from None
         except json.JSONDecodeError as err:
-            raise MapError(f"map file {text!r} is not valid JSON: {err}") from None
+            raise MapError(f"map file {_short(text)} is not valid JSON: {err}") from None
+        except (ValueError, RecursionError) as err:   # a huge number, too deep a nesting
+            kind = "nested too deeply" if isinstance(err, RecursionError) else str(err)
+            raise MapError(f"map file {_short(text)} is not a usable map: {kind}") from None
     raise MapError(f"map must be a dict, a JSON path, 'placeholder' or 'generated:<seed>', "
                    f"got {type(source).__name__}")
 
 
+def _generated(text: str) -> dict:
+    from .mapgen import generate_map
+
+    digits = text.split(":", 1)[1]
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 18):
+        raise MapError(f"map {_short(text)}: the seed after 'generated:' must be an "
+                       "integer 0..10**18")
+    return generate_map(int(digits))
+
+
+def _short(text: str) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= 80 else shown[:77] + "..."
+
+
 def _int(value, where: str, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise MapError(f"{where} must be an integer, got {value!r}")
+        raise MapError(f"{where} must be an integer, got {_short(repr(value))}")
     if not low <= value <= high:
-        raise MapError(f"{where} = {value} is outside {low}..{high}")
+        shown = value if abs(value) < 10 ** 12 else "a huge integer"
+        raise MapError(f"{where} = {shown} is outside {low}..{high}")
     return value
 
 
@@ -128,7 +159,36 @@ def _keys(obj, allowed: set, required: set, where: str) -> None:
 
 
 def validate_map(spec: dict) -> dict:
-    """Check ``spec`` against §3.4; returns the parsed tables (raises MapError)."""
+    """Check ``spec`` against §3.4; returns the parsed tables.  Raises MapError, and
+    nothing else, whatever ``spec`` holds (wrong types anywhere, unhashable names)."""
+    try:
+        return _validate_map(spec)
+    except MapError:
+        raise
+    except Exception as err:       # the trust boundary: a malformed map is a MapError
+        raise MapError(f"malformed map: {type(err).__name__}: {err}") from None
+
+
+def _name(value, where: str) -> str:
+    """A zone or port name: a non-empty string (compared case- and space-insensitively,
+    as move notation is parsed)."""
+    if not isinstance(value, str) or not value.strip():
+        raise MapError(f"{where}: name must be a non-empty string")
+    return value
+
+
+def _ref(value, names: dict, where: str) -> int:
+    """The index of a zone named by ``value`` (which may be of any JSON type)."""
+    if not isinstance(value, str) or value not in names:
+        raise MapError(f"{where} unknown zone {value!r}")
+    return names[value]
+
+
+def _key(name: str) -> str:
+    return " ".join(name.lower().split())
+
+
+def _validate_map(spec: dict) -> dict:
     _keys(spec, _TOP_KEYS, {"zones", "ports", "track"}, "map")
     zones, ports = spec["zones"], spec["ports"]
     if not isinstance(zones, list) or not 2 <= len(zones) <= D.MAX_ZONES:
@@ -136,13 +196,13 @@ def validate_map(spec: dict) -> dict:
     if not isinstance(ports, list) or not 1 <= len(ports) <= D.MAX_PORTS:
         raise MapError(f"map needs a list of 1..{D.MAX_PORTS} ports")
     zone_index: dict[str, int] = {}
+    zone_keys: set[str] = set()
     for z, zone in enumerate(zones):
         _keys(zone, _ZONE_KEYS, {"name", "adjacent"}, f"zone #{z}")
-        name = zone["name"]
-        if not isinstance(name, str) or not name:
-            raise MapError(f"zone #{z}: name must be a non-empty string")
-        if name in zone_index:
+        name = _name(zone["name"], f"zone #{z}")
+        if _key(name) in zone_keys:       # move names must differ (notation, item 9)
             raise MapError(f"duplicate zone name {name!r}")
+        zone_keys.add(_key(name))
         zone_index[name] = z
     num_zones = len(zones)
     adj = np.zeros((num_zones, num_zones), dtype=bool)
@@ -152,15 +212,15 @@ def validate_map(spec: dict) -> dict:
         if not isinstance(zone["adjacent"], list):
             raise MapError(f"zone {name!r}: adjacent must be a list of zone names")
         for other in zone["adjacent"]:
-            if other not in zone_index:
-                raise MapError(f"zone {name!r} is adjacent to unknown zone {other!r}")
-            if other == name:
+            y = _ref(other, zone_index, f"zone {name!r} is adjacent to")
+            if y == z:
                 raise MapError(f"zone {name!r} is adjacent to itself")
-            adj[z, zone_index[other]] = True
+            adj[z, y] = True
         if "xy" in zone:
             pos = zone["xy"]
             if (not isinstance(pos, list) or len(pos) != 2
-                    or not all(isinstance(v, int | float) and 0 <= v <= 1 for v in pos)):
+                    or not all(isinstance(v, int | float) and not isinstance(v, bool)
+                            and 0 <= v <= 1 for v in pos)):
                 raise MapError(f"zone {name!r}: xy must be two numbers in 0..1")
             xy[z] = pos
     for a, b in zip(*np.nonzero(adj & ~adj.T), strict=True):
@@ -183,20 +243,21 @@ def validate_map(spec: dict) -> dict:
     table = {"zone": [], "good": [], "size": [], "start": [], "slot": [], "score": []}
     for p, port in enumerate(ports):
         _keys(port, _PORT_KEYS, _PORT_KEYS - {"start"}, f"port #{p}")
-        name = port["name"]
-        if not isinstance(name, str) or not name:
-            raise MapError(f"port #{p}: name must be a non-empty string")
-        if name in port_names:
+        name = _name(port["name"], f"port #{p}")
+        if _key(name) in {_key(other) for other in port_names}:
             raise MapError(f"duplicate port name {name!r}")
+        if _GALLEY_NAME.fullmatch(_key(name)) or _key(name) in ("port", "active"):
+            # 'recruit g3' names a galley, 'sailor port->g4' a port-less zone: a port
+            # named so would give two legal moves one name.
+            raise MapError(f"port {name!r}: the name is reserved by the move notation "
+                           "(galleys are g1..g15)")
         port_names.append(name)
-        if port["zone"] not in zone_index:
-            raise MapError(f"port {name!r} lies on unknown zone {port['zone']!r}")
-        z = zone_index[port["zone"]]
+        z = _ref(port["zone"], zone_index, f"port {name!r} lies on")
         if zone_port[z] >= 0:                        # SE-3.1.1: one port per zone
             raise MapError(f"zone {port['zone']!r} has two ports: "
                            f"{port_names[zone_port[z]]!r} and {name!r}")
         zone_port[z] = p
-        if port["good"] not in D.GOOD_NAMES:
+        if not isinstance(port["good"], str) or port["good"] not in D.GOOD_NAMES:
             raise MapError(f"port {name!r}: unknown good {port['good']!r}; "
                            f"goods are {list(D.GOOD_NAMES)}")
         size = _int(port["size"], f"port {name!r}: size", 1, D.MAX_SIZE)
@@ -231,9 +292,12 @@ def validate_map(spec: dict) -> dict:
 
 
 def _parse_track(track) -> dict:
+    """SE-5.4, SE-5.5, SE-11.1: the game ends right after the third scoring, which is at
+    the last space, so each track (4 players; 2/3 players) has exactly three distinct
+    scoring spaces, the last one at ``last``."""
     _keys(track, _TRACK_KEYS, _TRACK_KEYS, "track")
-    last = _int(track["last"], "track.last", 1, 60)
-    start = _int(track["start_23p"], "track.start_23p", 0, last - 1)
+    last = _int(track["last"], "track.last", 3, D.MAX_TRACK)
+    start = _int(track["start_23p"], "track.start_23p", 0, last - 3)
     out = {"last": last, "start_23p": start}
     for key, low in (("scoring_4p", 1), ("scoring_23p", start + 1)):
         values = track[key]
@@ -242,6 +306,9 @@ def _parse_track(track) -> dict:
         values = [_int(v, f"track.{key}", low, last) for v in values]
         if last not in values:                               # SE-5.5.2: the game ends there
             raise MapError(f"track.{key} must contain the last space {last}")
+        if len(values) != SCORINGS or len(set(values)) != SCORINGS:     # SE-11.1
+            raise MapError(f"track.{key} must list exactly three different scoring spaces "
+                           f"(SE-11.1: the game ends after the third scoring), got {values}")
         out[key] = sum(1 << v for v in set(values))
     return out
 

@@ -30,10 +30,11 @@ def galley_name(g: int) -> str:
 
 def _active_port(state, ports) -> str:
     g = int(state[D.A_GAL])
-    if g < 0:
+    zone = int(state[D.S_G_ZONE + g]) if g >= 0 else -1
+    if zone < 0:                          # no active galley, or it sank (a capture)
         return "port"
-    p = int(state[D.K_ZONE_PORT + int(state[D.S_G_ZONE + g])])
-    return ports[p] if p >= 0 else "port"
+    p = int(state[D.K_ZONE_PORT + zone])
+    return ports[p] if 0 <= p < len(ports) else "port"
 
 
 def action_to_str(state: np.ndarray, action: int) -> str:
@@ -43,8 +44,9 @@ def action_to_str(state: np.ndarray, action: int) -> str:
     if action == D.A_PASS:
         return _PASS_NAMES.get(phase, "pass")
     if action in _SIMPLE:
-        if action == D.A_LOAD and state[D.A_GAL] >= 0:
-            p = int(state[D.K_ZONE_PORT + int(state[D.S_G_ZONE + int(state[D.A_GAL])])])
+        zone = int(state[D.S_G_ZONE + int(state[D.A_GAL])]) if state[D.A_GAL] >= 0 else -1
+        if action == D.A_LOAD and zone >= 0:
+            p = int(state[D.K_ZONE_PORT + zone])
             if p >= 0:
                 return f"load {D.GOOD_NAMES[int(state[D.K_PORT_GOOD + p])]}"
         return _SIMPLE[action]

@@ -1,12 +1,32 @@
-"""Rule options and the map -> the config block stored at the front of every state."""
+"""Rule options and the map -> the config block stored at the front of every state.
+
+Every option is checked here, at construction, with one clear ``ValueError`` (a bad map
+with ``MapError``, a ``ValueError`` too), so no bad value reaches a kernel:
+
+* ``map``: ``"placeholder"`` (spec Appendix A, a reconstruction), ``"generated:<seed>"``,
+  a JSON path or a dict (schema in ``maps.py``);
+* ``galley_capacity`` 5 (A-01; 4 = the seed's literal text);
+* ``block_in_start_zone`` False (A-08: True adds sale and claim blocks in the start zone;
+  a movement block never happens there), ``sell_after_breaking_block`` False (A-09),
+  ``new_galley_acts_this_round`` True (A-21), ``hidden_money`` False (SE-4.1.7): True or
+  False only;
+* ``close_ports`` ``"random"`` (chance) or ``"choose"`` (SE-12.3.3);
+* ``goods_supply`` six counts 0..99 (SE-2.2.1; wood, stone, marble, wine, gold, spices);
+* ``max_decisions`` (5,000; 100..1,000,000): the engine's decision cap, not a rule.  A game
+  reaching it ends as a PettingZoo truncation, scored by the ducats at the cut.  The rules
+  end every game (SE-11.1); the longest measured games are 480 decisions (uniform random,
+  4 players) and 621 (greedy self-play), so the default is a safety net no real game meets.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..core.options import check_bool, check_choice, check_int, check_int_sequence, check_known
 from . import data as D
 from .maps import PLACEHOLDER_ID, MapError, map_to_config, read_map, remember_names, validate_map
 
+DEFAULT_OPTIONS = D.DEFAULT_OPTIONS
 _FLAGS = (("block_in_start_zone", D.C_BLOCK_IN_START),
           ("sell_after_breaking_block", D.C_SELL_AFTER_BREAK),
           ("new_galley_acts_this_round", D.C_NEW_ACTS), ("hidden_money", D.C_HIDDEN_MONEY))
@@ -14,11 +34,7 @@ _FLAGS = (("block_in_start_zone", D.C_BLOCK_IN_START),
 
 def make_config(**options) -> np.ndarray:
     """Validate rule options (defaults ``data.DEFAULT_OPTIONS``) into the config block."""
-    unknown = sorted(set(options) - set(D.DEFAULT_OPTIONS))
-    if unknown:
-        raise ValueError(
-            f"unknown Serenissima option(s) {unknown}; known: {sorted(D.DEFAULT_OPTIONS)}"
-        )
+    check_known("Serenissima", options, D.DEFAULT_OPTIONS)
     opts = {**D.DEFAULT_OPTIONS, **options}
     config = np.zeros(D.CONFIG_SIZE, dtype=np.int64)
     spec = read_map(opts["map"])
@@ -30,26 +46,17 @@ def make_config(**options) -> np.ndarray:
         config[D.C_MAP_KIND] = 2
     else:
         config[D.C_MAP_KIND] = 1
-    capacity = opts["galley_capacity"]
-    if capacity not in (4, 5):                                      # A-01
-        raise ValueError(f"galley_capacity must be 5 (spec, A-01) or 4 (the seed's literal "
-                         f"text), got {capacity!r}")
-    config[D.C_CAPACITY] = capacity
+    config[D.C_CAPACITY] = check_int("galley_capacity", opts["galley_capacity"], 4, 5)  # A-01
     for name, slot in _FLAGS:
-        if not isinstance(opts[name], bool | np.bool_):
-            raise ValueError(f"{name} must be True or False, got {opts[name]!r}")
-        config[slot] = int(opts[name])
-    if opts["close_ports"] not in ("random", "choose"):             # SE-12.3.3
-        raise ValueError(f"close_ports must be 'random' or 'choose', got {opts['close_ports']!r}")
-    config[D.C_CLOSE_CHOOSE] = int(opts["close_ports"] == "choose")
-    supply = list(opts["goods_supply"])
-    if len(supply) != D.NUM_GOODS or not all(isinstance(v, int | np.integer) and 0 <= v <= 99
-                                             for v in supply):
-        raise ValueError(f"goods_supply needs {D.NUM_GOODS} counts 0..99 "
-                         f"({', '.join(D.GOOD_NAMES)}), got {supply!r}")
-    config[D.C_SUPPLY0:D.C_SUPPLY0 + D.NUM_GOODS] = supply
+        config[slot] = int(check_bool(name, opts[name]))
+    close = check_choice("close_ports", opts["close_ports"], ("random", "choose"))  # SE-12.3.3
+    config[D.C_CLOSE_CHOOSE] = int(close == "choose")
+    config[D.C_SUPPLY0:D.C_SUPPLY0 + D.NUM_GOODS] = check_int_sequence(
+        "goods_supply", opts["goods_supply"], D.NUM_GOODS, 0, 99)               # SE-2.2.1
+    config[D.C_MAX_DECISIONS] = check_int("max_decisions", opts["max_decisions"],
+                                          D.MIN_MAX_DECISIONS, D.MAX_MAX_DECISIONS)
     remember_names(parsed, config)
     return config
 
 
-__all__ = ["MapError", "make_config"]
+__all__ = ["DEFAULT_OPTIONS", "MapError", "make_config"]

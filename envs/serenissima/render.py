@@ -97,8 +97,9 @@ def render_ansi(state) -> str:
                      f"{int(state[D.S_G_SAIL + h])} goods {_goods(cargo)}")
     if to_move == TERMINAL:
         scores = [int(state[D.S_DUCATS + s]) for s in range(n)]
+        cut = "  (cut at the decision cap: a truncation)" if state[D.G_TRUNCATED] else ""
         lines.append("final ducats: " + ", ".join(f"player_{s} {v}" for s, v in
-                                                   enumerate(scores)))
+                                                   enumerate(scores)) + cut)
     lines.append("legend: * start port, F fort, B basilica; goods wo st ma wi go sp")
     return "\n".join(lines) + "\n"
 
@@ -182,13 +183,16 @@ def render_rgb(state) -> np.ndarray:
         if seat == to_move:
             draw.text(img, HEIGHT - 63, x + 110, "<-", (200, 30, 30))
     last = int(state[D.K_TRACK_LAST])
+    step = max(4, min(20, (WIDTH - 24) // (last + 1)))    # a long track still fits
     for s in range(last + 1):
-        x = 8 + s * 20
+        x = 8 + s * step
         spaces = int(state[D.K_SCORING_4P] if n == 4 else state[D.K_SCORING_23P])
         rgb = (230, 190, 60) if spaces >> s & 1 else (190, 190, 190)
-        draw.rect(img, HEIGHT - 44, x, 12, 16, rgb)
+        width = step - 4 if step > 8 else step - 1
+        draw.rect(img, HEIGHT - 44, x, 12, width, rgb)
         if s == int(state[D.G_TRACK]):
-            draw.rect(img, HEIGHT - 41, x + 5, 6, 6, (255, 255, 255))
+            mark = min(6, width)
+            draw.rect(img, HEIGHT - 41, x + (width - mark) // 2, 6, mark, (255, 255, 255))
     phase = D.PHASE_NAMES[int(state[H_PHASE])].replace("_", " ")
     who = {CHANCE: "chance", TERMINAL: "game over"}.get(to_move, f"{SEAT_NAMES[to_move]} to move"
                                                          if 0 <= to_move < n else "")

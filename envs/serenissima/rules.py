@@ -36,6 +36,7 @@ from .actions import (
 from .board import kill, popcount, port_has, ports_owned, sink
 from .chance import sample_chance
 from .data import (
+    A_CAP_GOODS,
     A_GAL,
     A_INVEST,
     A_PORT,
@@ -64,9 +65,11 @@ from .data import (
     G_SCORINGS,
     G_SPECIAL_INDEX,
     G_TRACK,
+    G_TRUNCATED,
     G_TURN_OWNER,
     G_WHEEL,
     GAME_ID,
+    K_MAX_DECISIONS,
     K_NUM_PORTS,
     K_SCORE,
     K_SCORING_4P,
@@ -189,6 +192,22 @@ def apply_action(state, action):
         apply_invest(state, action)
     elif phase == PH_PLACE_GALLEY:
         apply_place_galley(state, action)
+    if state[H_PLY] >= state[K_MAX_DECISIONS] and state[H_TO_MOVE] != TERMINAL:
+        truncate(state)
+
+
+@njit
+def truncate(state):
+    """The decision cap (data.DEFAULT_MAX_DECISIONS, option ``max_decisions``): the game
+    ends here, scored by the ducats at the cut, flagged as a truncation (not a rule)."""
+    for t in range(NUM_GOODS):                            # a capture cut short: A-15
+        state[S_GOODS + t] += state[A_CAP_GOODS + t]
+        state[A_CAP_GOODS + t] = 0
+    state[G_CHANCE_KIND] = 0
+    state[G_TRUNCATED] = 1
+    state[H_PHASE] = PH_GAME_OVER
+    state[H_TO_MOVE] = TERMINAL
+    state[G_TURN_OWNER] = -1
 
 
 # --- chance ------------------------------------------------------------------------------

@@ -126,14 +126,16 @@ def test_map_from_a_path_and_from_a_dict(tmp_path):
 
 
 def test_small_custom_map_plays():
-    """A 4-zone, 4-port board: the tables travel as arrays in the state."""
+    """A 4-zone, 4-port board: the tables travel as arrays in the state (a short track,
+    still with three scoring spaces each, SE-11.1)."""
     zones = [{"name": f"A{i}", "adjacent": [f"A{(i + 1) % 4}", f"A{(i + 3) % 4}"]}
              for i in range(4)]
     ports = [{"name": f"P{i}", "zone": f"A{i}", "good": D.GOOD_NAMES[i], "size": 3,
               "start": True, "slot_values": [2, 4, 6], "score": [0, 2, 5, 9]}
              for i in range(4)]
     spec = {"zones": zones, "ports": ports,
-            "track": {"last": 4, "scoring_4p": [2, 4], "start_23p": 1, "scoring_23p": [4]}}
+            "track": {"last": 4, "scoring_4p": [2, 3, 4], "start_23p": 1,
+                      "scoring_23p": [2, 3, 4]}}
     state = np.zeros(D.STATE_SIZE, dtype=np.int64)
     mask = np.zeros(D.NUM_ACTIONS, dtype=np.int8)
     stats = np.zeros(5, dtype=np.int64)
