@@ -91,6 +91,7 @@ MARKER_NAMES = ("extra_kontor", "swap", "plus3", "plus4", "upgrade", "remove3")
 MARKER_TOTAL = 16
 START_MARKERS = np.array([MK_REMOVE3, MK_SWAP, MK_EXTRA], dtype=np.int64)       # HT-4.2
 SUPPLY_START = np.array([4, 1, 2, 2, 3, 1], dtype=np.int64)                     # 13
+MARKER_COUNTS = SUPPLY_START + np.bincount(START_MARKERS, minlength=6)          # 16 by kind
 # The 6 permutations of the three starting markers over the taverns (a chance event).
 TAVERN_PERMS = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]],
                         dtype=np.int64)
@@ -310,7 +311,7 @@ FIELD_BOUNDS: dict[str, tuple[int, int]] = {
     "active": (0, MAX_PLAYERS - 1), "actions_left": (0, MAX_ACTIONS),
     "actions_taken": (0, MAX_ACTIONS), "turns": (0, MAX_DECISIONS_LIMIT + 1),
     "completed_cities": (0, COMPLETED_LIMIT), "east_west_count": (0, MAX_PLAYERS),
-    "marker_supply": (0, int(SUPPLY_START.max())), "plate_markers": (0, int(SUPPLY_START.sum())),
+    "marker_supply": (0, int(MARKER_COUNTS.max())), "plate_markers": (0, int(SUPPLY_START.sum())),
     "revealed_marker": (-1, NUM_MARKER_KINDS - 1), "markers_lost": (0, MARKER_TOTAL),
     "end_triggered": (0, 1), "truncated": (0, 1), "establish_route": _ROUTE,
     "extra_kontor_held": (0, 1), "displaced_player": _SEAT, "displace_origin": _ROUTE,

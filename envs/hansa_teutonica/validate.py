@@ -108,7 +108,7 @@ def validate_state(state: np.ndarray) -> None:
     if phase != D.PH_SETUP and marker_total(state, players) != D.MARKER_TOTAL:
         _fail(f"{marker_total(state, players)} bonus markers accounted for, not 16 (HT-1.4)")
     supply = state[D.G_SUPPLY:D.G_SUPPLY + D.NUM_MARKER_KINDS]
-    if (supply > D.SUPPLY_START).any() or not state[D.G_PLATE] <= supply.sum():
+    if (supply > D.MARKER_COUNTS).any() or not state[D.G_PLATE] <= supply.sum():
         _fail("the marker supply or plate count is inconsistent (HT-1.4, HT-7.4)")
     if to_move >= 0 and legal_mask(state, np.zeros(D.NUM_ACTIONS, dtype=np.int8)) == 0:
         _fail(f"no legal move for seat {to_move} in phase {D.PHASE_NAMES[phase]}")
