@@ -34,7 +34,7 @@ CITIZEN, SOLDIER, PRIEST, ARCHITECT, MERCHANT, JUGGLER, NOBLE = range(9, 16)
 NUM_CELL_CODES = 16
 CHARACTER_LEVEL = np.array([1, 2, 2, 3, 3, 4, 5], dtype=np.int64)   # SM-7.5.0, by code - 9
 CHARACTER_NAMES = ("citizen", "soldier", "priest", "architect", "merchant", "juggler", "noble")
-BONUS_CHARACTERS = 5                 # citizen..merchant: level <= 3 (SM-7.3.2)
+MAX_LEVEL = 5                        # the noble's; a ("character", k) reward offers levels <= k
 
 # --- Flat action space (spec §13, 110 actions) ------------------------------------------
 A_STOP_ROLLING = 0
@@ -125,6 +125,12 @@ DEFAULT_OPTIONS = {
     "start_logs": 2,                                     # SM-2.10
     # EC-21: mask re-roll choices that differ only in which copy of a face is re-rolled.
     "dedupe_rerolls": True,
+    # Not a rule: the game is cut off (a PettingZoo truncation) after this many decisions,
+    # so every policy ends, even one that stops and passes forever (nothing else ends a game
+    # whose cities never fill).  3,000 is about 3x the longest game measured: 966 decisions
+    # in 1,000 uniform-random 5-player games (mean 804; 2 players: max 414), 783 in 50
+    # greedy-agent 5-player games.
+    "max_decisions": 3000,
 }
 REWARD_KIND_CODES = {"character": REWARD_CHARACTER, "coins": REWARD_COINS, "vp": REWARD_VP}
 
@@ -139,7 +145,8 @@ C_START_CRATES = C_BOXES_PER_PLAYER + 1      # bitboard
 C_START_COINS = C_START_CRATES + 1
 C_START_LOGS = C_START_COINS + 1
 C_DEDUPE = C_START_LOGS + 1
-CONFIG_SIZE = C_DEDUPE + 1 - HEADER_SIZE
+C_MAX_DECISIONS = C_DEDUPE + 1               # the decision cap (not a rule, see the options)
+CONFIG_SIZE = C_MAX_DECISIONS + 1 - HEADER_SIZE
 
 # Global block.
 G_START_SEAT = HEADER_SIZE + CONFIG_SIZE
@@ -156,10 +163,11 @@ G_PENDING_LEFT = G_PENDING_CODE + 1  # items of that code still to place
 G_PLACED_BB = G_PENDING_LEFT + 1     # crates / walls / houses drawn this turn (bitboard)
 G_ARCHITECT_CELL = G_PLACED_BB + 1   # the architect just placed (-1 when none)
 G_HOUSES_BUILT = G_ARCHITECT_CELL + 1
-G_BONUS_DUE = G_HOUSES_BUILT + 1     # tower character rewards still to grant
+G_BONUS_DUE = G_HOUSES_BUILT + 1     # bit s: side s's character reward still to grant
 G_PLACING_BONUS = G_BONUS_DUE + 1    # 1 while the pending item is a tower reward
 G_LAST_ATTACKS = G_PLACING_BONUS + 1 # attacks set off by the last completed turn
-GLOBAL_END = G_LAST_ATTACKS + 1
+G_TRUNCATED = G_LAST_ATTACKS + 1     # 1: the game was cut off at max_decisions
+GLOBAL_END = G_TRUNCATED + 1
 
 # Per-player block, MAX_PLAYERS of them.
 P_BOARD = 0                          # 49 cell codes
@@ -194,7 +202,7 @@ def _state_fields() -> dict[str, tuple[int, int]]:
         "church_row_values": (C_CHURCH_T, 6), "attack_strengths": (C_STRENGTH, 6),
         "boxes_per_player": (C_BOXES_PER_PLAYER, 1), "start_crates": (C_START_CRATES, 1),
         "start_coins": (C_START_COINS, 1), "start_logs": (C_START_LOGS, 1),
-        "dedupe_rerolls": (C_DEDUPE, 1),
+        "dedupe_rerolls": (C_DEDUPE, 1), "max_decisions": (C_MAX_DECISIONS, 1),
         "start_seat": (G_START_SEAT, 1), "active_seat": (G_ACTIVE, 1),
         "end_triggered": (G_END_TRIGGERED, 1), "turns": (G_TURNS, 1),
         "pirate_boxes": (G_PIRATE_BOXES, 1), "attacks_done": (G_ATTACKS_DONE, 1),
@@ -203,7 +211,7 @@ def _state_fields() -> dict[str, tuple[int, int]]:
         "pending_left": (G_PENDING_LEFT, 1), "placed_this_turn": (G_PLACED_BB, 1),
         "architect_cell": (G_ARCHITECT_CELL, 1), "houses_built": (G_HOUSES_BUILT, 1),
         "bonus_due": (G_BONUS_DUE, 1), "placing_bonus": (G_PLACING_BONUS, 1),
-        "last_attacks": (G_LAST_ATTACKS, 1),
+        "last_attacks": (G_LAST_ATTACKS, 1), "truncated": (G_TRUNCATED, 1),
     }
     player_fields = {
         "board": (P_BOARD, NUM_CELLS), "coins": (P_COINS, 1), "logs": (P_LOGS, 1),
@@ -218,3 +226,50 @@ def _state_fields() -> dict[str, tuple[int, int]]:
 
 
 STATE_FIELDS = _state_fields()
+
+
+# --- Ranges (what make_config can produce and the rules can reach) ---------------------------
+MAX_OPTION_VALUE = 1000          # reward amounts, row values, strengths, start coins / logs
+MAX_BOXES_PER_PLAYER = 100
+MAX_DECISIONS_LIMIT = 10**7      # the largest max_decisions accepted
+BIG = 10**6                      # coins, logs, VP: unbounded in the rules (SM-2.9 .. SM-2.11)
+FULL_BB = (1 << NUM_CELLS) - 1
+
+
+def _field_bounds() -> dict[str, tuple[int, int]]:
+    """Inclusive (low, high) of every element of every field, checked when a state is loaded.
+
+    Cross-field facts (a seat below num_players, a cell holding the architect, the bits of
+    a bitboard on spaces only, ...) are checked in ``validate.validate_state``.
+    """
+    bounds = {
+        "game_id": (GAME_ID, GAME_ID), "num_players": (MIN_PLAYERS, MAX_PLAYERS),
+        "to_move": (-2, MAX_PLAYERS - 1),                   # TERMINAL, CHANCE or a seat
+        "phase": (0, len(PHASE_NAMES) - 1), "ply": (0, MAX_DECISIONS_LIMIT),
+        "tower_reward_kind": (0, 2), "tower_reward_amount": (0, MAX_OPTION_VALUE),
+        "church_row_values": (0, MAX_OPTION_VALUE), "attack_strengths": (0, MAX_OPTION_VALUE),
+        "boxes_per_player": (1, MAX_BOXES_PER_PLAYER), "start_crates": (0, FULL_BB),
+        "start_coins": (0, MAX_OPTION_VALUE), "start_logs": (0, MAX_OPTION_VALUE),
+        "dedupe_rerolls": (0, 1), "max_decisions": (1, MAX_DECISIONS_LIMIT),
+        "start_seat": (0, MAX_PLAYERS - 1), "active_seat": (0, MAX_PLAYERS - 1),
+        "end_triggered": (0, 1), "turns": (0, MAX_DECISIONS_LIMIT),
+        "pirate_boxes": (0, NUM_ATTACKS * MAX_BOXES_PER_PLAYER * MAX_PLAYERS),
+        "attacks_done": (0, NUM_ATTACKS), "dice": (0, 5), "rolls_used": (0, MAX_ROLLS),
+        "roll_mask": (0, (1 << NUM_DICE) - 1), "pending_code": (0, NUM_CELL_CODES - 1),
+        "pending_left": (0, NUM_DICE), "placed_this_turn": (0, FULL_BB),
+        "architect_cell": (-1, NUM_CELLS - 1), "houses_built": (0, MAX_HOUSES),
+        "bonus_due": (0, 15), "placing_bonus": (0, 1), "last_attacks": (0, NUM_ATTACKS),
+        "truncated": (0, 1),
+    }
+    player = {
+        "board": (TOWER, NUM_CELL_CODES - 1), "coins": (0, BIG), "logs": (0, BIG),
+        "vp": (0, BIG), "cannons_lost": (0, NUM_ATTACKS), "soldiers": (0, NUM_SPACES),
+        "sides_done": (0, 15), "sides_broken": (0, 15),
+    }
+    for seat in range(MAX_PLAYERS):
+        bounds.update({f"p{seat}_{name}": span for name, span in player.items()})
+    assert set(bounds) == set(STATE_FIELDS)
+    return bounds
+
+
+FIELD_BOUNDS = _field_bounds()

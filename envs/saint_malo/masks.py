@@ -17,14 +17,15 @@ from .data import (
     A_STOP_HOUSES,
     A_STOP_ROLLING,
     A_WALL,
-    BONUS_CHARACTERS,
     C_DEDUPE,
+    C_TOWER_AMOUNT,
     CHARACTER_LEVEL,
     CRATE,
     CRATE_FACE,
     CROSS,
     G_ACTIVE,
     G_ARCHITECT_CELL,
+    G_BONUS_DUE,
     G_DICE,
     G_HOUSES_BUILT,
     G_PENDING_CODE,
@@ -92,12 +93,23 @@ def legal_mask(state, mask):
         set_cells(mask, house_cells(state))
         mask[A_STOP_HOUSES] = 1
     elif phase == PH_BONUS_CHOICE:
-        for kind in range(BONUS_CHARACTERS):                   # SM-7.3.2: level <= 3 only
-            mask[A_CHARACTER + kind] = 1
+        bonus_mask(state, mask)
     count = 0
     for action in range(mask.shape[0]):
         count += mask[action]
     return count
+
+@njit
+def bonus_mask(state, mask):
+    """SM-7.3.2: a character of level <= the reward's amount (3 on the N tower: citizen ..
+    merchant), for the lowest side whose character reward is still due."""
+    due = state[G_BONUS_DUE]
+    side = 0
+    while side < 3 and not (due >> side) & 1:             # validate: due != 0 here
+        side += 1
+    for kind in range(7):
+        if CHARACTER_LEVEL[kind] <= state[C_TOWER_AMOUNT + side]:
+            mask[A_CHARACTER + kind] = 1
 
 @njit
 def set_cells(mask, cells):

@@ -5,6 +5,11 @@ Cells are named like a chess board seen from the spec's grid: a column letter ``
 north-west tower and ``b2`` the first inner space.  Moves read as the player would say
 them: ``stop``, ``reroll sword+wall``, ``pass``, ``crate 3``, ``church 4``, ``architect``,
 ``crate c4``, ``house e3``, ``done``, ``bonus soldier``.
+
+With ``dedupe_rerolls=False`` two re-rolls may roll the same faces from different dice
+(EC-21), so each re-roll also names its dice by position, 1..5 in the sorted dice:
+``reroll log+wall (dice 2,4)``.  Every legal action has its own name, and
+``str_to_action`` reads each name back.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from .data import (
     A_STOP_HOUSES,
     A_STOP_ROLLING,
     A_WALL,
+    C_DEDUPE,
     CHARACTER_NAMES,
     CHURCH_1,
     CITIZEN,
@@ -72,8 +78,11 @@ def action_to_str(state: np.ndarray, action: int) -> str:
         if action == A_STOP_ROLLING:
             return "stop"
         dice = state[G_DICE:G_DICE + NUM_DICE]
-        faces = [FACE_NAMES[int(dice[i])].lower() for i in range(NUM_DICE) if action >> i & 1]
-        return "reroll " + "+".join(faces)
+        rolled = [i for i in range(NUM_DICE) if action >> i & 1]
+        name = "reroll " + "+".join(FACE_NAMES[int(dice[i])].lower() for i in rolled)
+        if state[C_DEDUPE]:
+            return name             # only one re-roll per multiset is legal (EC-21)
+        return f"{name} (dice {','.join(str(i + 1) for i in rolled)})"
     if phase == PH_SCORE and A_PASS <= action < A_PLACE:
         if action == A_PASS:
             return "pass"
@@ -89,6 +98,6 @@ def action_to_str(state: np.ndarray, action: int) -> str:
             return "done"
         if A_PLACE <= action < A_STOP_HOUSES:
             return f"house {cell_name(action - A_PLACE)}"
-    if phase == PH_BONUS_CHOICE and A_CHARACTER <= action < A_CHARACTER + 5:
+    if phase == PH_BONUS_CHOICE and A_CHARACTER <= action < A_PLACE:
         return f"bonus {CHARACTER_NAMES[action - A_CHARACTER]}"
     return f"#{action} (not a move in phase {PHASE_NAMES[phase]})"

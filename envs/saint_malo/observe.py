@@ -24,7 +24,7 @@ import numpy as np
 from ..core.contract import H_NUM_PLAYERS, H_PHASE
 from ..core.jit import njit
 from ..core.seats import seat_after
-from .city import church_rows_value, defence, lowest_cell, score_from_parts
+from .city import church_rows_value, defence, lowest_cell, popcount, score_from_parts
 from .data import (
     C_BOXES_PER_PLAYER,
     C_CHURCH_T,
@@ -131,7 +131,7 @@ def write_global(state, out, at):
         out[at + state[G_ARCHITECT_CELL]] = 1.0
     at += NUM_CELLS
     out[at] = state[G_HOUSES_BUILT] / 3.0
-    out[at + 1] = state[G_BONUS_DUE]
+    out[at + 1] = popcount(state[G_BONUS_DUE])             # characters due (a side bitmask)
     row_length = state[C_BOXES_PER_PLAYER] * state[H_NUM_PLAYERS]
     attacks = state[G_ATTACKS_DONE]
     in_row = state[G_PIRATE_BOXES] - attacks * row_length

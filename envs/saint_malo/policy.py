@@ -59,7 +59,13 @@ def rollout_policy(state, mask, rng):
         return pick_random_legal(mask, rng)
     if phase == PH_BONUS_CHOICE:
         logs = state[PLAYERS_BASE + state[G_ACTIVE] * PLAYER_SIZE + P_LOGS]
-        return A_CHARACTER + (ARCHITECT if logs >= 2 else MERCHANT) - CITIZEN
+        choice = A_CHARACTER + (ARCHITECT if logs >= 2 else MERCHANT) - CITIZEN
+        if mask[choice]:
+            return choice
+        # A lower-level reward (tower_rewards ("character", k < 3)): the best level offered.
+        for action in range(A_CHARACTER + 6, A_CHARACTER - 1, -1):
+            if mask[action]:
+                return action
     return pick_random_legal(mask, rng)
 
 

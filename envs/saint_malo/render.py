@@ -33,6 +33,7 @@ from .data import (
     G_ROLL_MASK,
     G_ROLLS_USED,
     G_START_SEAT,
+    G_TRUNCATED,
     G_TURNS,
     HOUSE,
     IS_TOWER,
@@ -128,7 +129,8 @@ def render_ansi(state) -> str:
     n = int(state[H_NUM_PLAYERS])
     phase = int(state[H_PHASE])
     to_move = int(state[H_TO_MOVE])
-    who = {CHANCE: "chance (dice)", TERMINAL: "nobody (game over)"}.get(to_move, f"P{to_move}")
+    over = "nobody (cut off at max_decisions)" if state[G_TRUNCATED] else "nobody (game over)"
+    who = {CHANCE: "chance (dice)", TERMINAL: over}.get(to_move, f"P{to_move}")
     out = [f"Saint Malo  {n} players  turn {state[G_TURNS] + 1}  phase {PHASE_NAMES[phase]}  "
            f"to move: {who}  active: P{state[G_ACTIVE]}"]
     pending = int(state[G_ROLL_MASK]) if phase == PH_ROLL else 0
@@ -251,7 +253,8 @@ def cell_origin(num_players: int, seat: int, cell: int) -> tuple[int, int]:
 def strip_title(state) -> str:
     """One line under the dice: turn, phase and who is to move (at most 32 characters)."""
     to_move = int(state[H_TO_MOVE])
-    who = {CHANCE: "dice", TERMINAL: "game over"}.get(to_move, f"P{to_move}")
+    over = "cut off" if state[G_TRUNCATED] else "game over"
+    who = {CHANCE: "dice", TERMINAL: over}.get(to_move, f"P{to_move}")
     phase = PHASE_NAMES[int(state[H_PHASE])].replace("_", " ")
     return f"turn {int(state[G_TURNS]) + 1}  {who}: {phase}"[:32]
 

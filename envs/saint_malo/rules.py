@@ -42,6 +42,7 @@ from .data import (
     A_WALL,
     ARCHITECT,
     C_BOXES_PER_PLAYER,
+    C_MAX_DECISIONS,
     C_START_COINS,
     C_START_CRATES,
     C_START_LOGS,
@@ -72,6 +73,7 @@ from .data import (
     G_ROLL_MASK,
     G_ROLLS_USED,
     G_START_SEAT,
+    G_TRUNCATED,
     G_TURNS,
     GAME_ID,
     HEAD,
@@ -134,6 +136,9 @@ def init_state(state, num_players, config, start_seat):
         for cell in range(NUM_CELLS):
             if (state[C_START_CRATES] >> cell) & 1:
                 state[base + P_BOARD + cell] = CRATE          # SM-2.8
+                side = CELL_SIDE[cell]
+                if side >= 0:                                 # SM-7.3.4: an outer crate
+                    state[base + P_SIDES_BROKEN] |= 1 << side
         state[base + P_COINS] = state[C_START_COINS]
         state[base + P_LOGS] = state[C_START_LOGS]
     state[G_START_SEAT] = start_seat
@@ -179,9 +184,23 @@ def apply_action(state, action):
         else:
             build_house(state, action - A_PLACE)
     elif phase == PH_BONUS_CHOICE:
-        state[G_BONUS_DUE] -= 1
+        due = state[G_BONUS_DUE]
+        state[G_BONUS_DUE] = due & (due - 1)                   # the lowest side's reward
         state[G_PLACING_BONUS] = 1
         start_placing(state, CITIZEN + action - A_CHARACTER, 1)
+    # The decision cap (option max_decisions): one compare per decision, here in the kernel
+    # so the AEC env, the batched env and MCTS rollouts all end.  A natural end wins a tie.
+    if state[H_PLY] >= state[C_MAX_DECISIONS] and state[H_TO_MOVE] != TERMINAL:
+        truncate(state)
+
+
+@njit
+def truncate(state):
+    """End the game at the cap; scores are those of the moment (a PettingZoo truncation)."""
+    state[G_TRUNCATED] = 1
+    state[G_ROLL_MASK] = 0                                     # a roll that never happens
+    state[H_PHASE] = PH_GAME_OVER
+    state[H_TO_MOVE] = TERMINAL
 
 
 @njit
@@ -305,7 +324,7 @@ def complete_sides(state, base):
         kind = state[C_TOWER_KIND + side]
         amount = state[C_TOWER_AMOUNT + side]
         if kind == REWARD_CHARACTER:
-            state[G_BONUS_DUE] += 1                            # granted last (SM-7.3.5)
+            state[G_BONUS_DUE] |= bit                          # granted last (SM-7.3.5)
         elif kind == REWARD_COINS:
             state[base + P_COINS] += amount
         else:

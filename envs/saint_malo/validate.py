@@ -2,72 +2,165 @@
 
 ``validate_state`` raises ``ValueError`` saying what is wrong; it accepts exactly the
 states the rules can reach (up to facts a state does not record, like move history).
+It first checks every field against ``data.FIELD_BOUNDS`` (as the JSON loader does), then
+the facts that tie fields together, so that after it passes no kernel can index outside
+an array (a seat below num_players, the architect's cell, a pending side bit for the
+bonus mask) or meet a decision with no legal action.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..core.contract import CHANCE, H_GAME_ID, H_NUM_PLAYERS, H_PHASE, H_TO_MOVE, TERMINAL
+from ..core.contract import CHANCE, H_NUM_PLAYERS, H_PHASE, H_PLY, H_TO_MOVE, TERMINAL
 from . import data as D
+from .masks import legal_mask
 
 
 def _fail(message: str):
     raise ValueError(message)
 
 
+def _popcount(bb: int) -> int:
+    return bin(int(bb)).count("1")
+
+
+def validate_bounds(state: np.ndarray) -> None:
+    for name, (offset, length) in D.STATE_FIELDS.items():
+        low, high = D.FIELD_BOUNDS[name]
+        values = state[offset:offset + length]
+        if ((values < low) | (values > high)).any():
+            _fail(f"{name} {values.tolist()} outside {low}..{high}")
+
+
 def validate_config(state: np.ndarray) -> None:
     kinds = state[D.C_TOWER_KIND:D.C_TOWER_KIND + 4]
-    if not np.isin(kinds, list(D.REWARD_KIND_CODES.values())).all():
-        _fail(f"tower reward kinds {kinds.tolist()} are not all 0, 1 or 2")
-    if (state[D.C_TOWER_AMOUNT:D.C_TOWER_AMOUNT + 4] < 0).any():
-        _fail("tower reward amounts must be >= 0")
-    if (state[D.C_STRENGTH:D.C_STRENGTH + 6] < 0).any():
-        _fail("attack strengths must be >= 0")
-    if state[D.C_BOXES_PER_PLAYER] < 1:
-        _fail("boxes_per_player must be >= 1")
-    crates = int(state[D.C_START_CRATES])
-    if crates < 0 or crates & ~D.SPACES_BB:
+    amounts = state[D.C_TOWER_AMOUNT:D.C_TOWER_AMOUNT + 4]
+    for side in range(4):
+        if kinds[side] == D.REWARD_CHARACTER and not 1 <= amounts[side] <= D.MAX_LEVEL:
+            _fail(f"side {D.SIDE_NAMES[side]}: a character reward's level must be "
+                  f"1..{D.MAX_LEVEL}, got {int(amounts[side])}")
+    if state[D.C_CHURCH_T] != 0:
+        _fail("church_row_values[0] (no row) must be 0")                 # SM-11.4
+    if int(state[D.C_START_CRATES]) & ~D.SPACES_BB:
         _fail("start_crates must be a bitboard of spaces (no towers)")
-    if state[D.C_START_COINS] < 0 or state[D.C_START_LOGS] < 0:
-        _fail("start coins and logs must be >= 0")
-    if state[D.C_DEDUPE] not in (0, 1):
-        _fail("dedupe_rerolls must be 0 or 1")
 
 
 def validate_state(state: np.ndarray) -> None:
     if state.shape != (D.STATE_SIZE,):
         _fail(f"state must have {D.STATE_SIZE} slots, got shape {state.shape}")
-    if state[H_GAME_ID] != D.GAME_ID:
-        _fail(f"game id {int(state[H_GAME_ID])} is not Saint Malo's ({D.GAME_ID})")
-    players = int(state[H_NUM_PLAYERS])
-    if not D.MIN_PLAYERS <= players <= D.MAX_PLAYERS:
-        _fail(f"num_players {players} outside {D.MIN_PLAYERS}..{D.MAX_PLAYERS}")
+    validate_bounds(state)
     validate_config(state)
+    players = int(state[H_NUM_PLAYERS])
     phase, to_move = int(state[H_PHASE]), int(state[H_TO_MOVE])
     active = int(state[D.G_ACTIVE])
-    if not 0 <= phase < len(D.PHASE_NAMES):
-        _fail(f"unknown phase {phase}")
     for name, slot in (("start_seat", D.G_START_SEAT), ("active_seat", D.G_ACTIVE)):
         if not 0 <= state[slot] < players:
             _fail(f"{name} {int(state[slot])} is not a seat")
     expected = {D.PH_ROLL: CHANCE, D.PH_GAME_OVER: TERMINAL}.get(phase, active)
     if to_move != expected:
         _fail(f"to_move {to_move} does not fit phase {D.PHASE_NAMES[phase]} (expected {expected})")
+    truncated = bool(state[D.G_TRUNCATED])
+    if truncated and phase != D.PH_GAME_OVER:
+        _fail("a truncated game must be over")
+    ply, cap = int(state[H_PLY]), int(state[D.C_MAX_DECISIONS])
+    if ply > cap or (ply == cap and phase != D.PH_GAME_OVER):
+        _fail(f"ply {ply} has reached max_decisions {cap} but the game goes on")
     dice = state[D.G_DICE:D.G_DICE + D.NUM_DICE]
-    if ((dice < 0) | (dice > 5)).any() or (np.diff(dice) < 0).any():
-        _fail(f"dice {dice.tolist()} must be faces 0..5 in ascending order")
-    if not 0 <= state[D.G_ROLLS_USED] <= D.MAX_ROLLS:
-        _fail("rolls_used must be 0..3")
-    if phase == D.PH_ROLL and not 1 <= state[D.G_ROLL_MASK] <= 31:
-        _fail("a pending roll needs a non-empty roll_mask")
-    if phase != D.PH_ROLL and state[D.G_ROLL_MASK] != 0:
-        _fail("roll_mask is set outside the roll phase")
-    if phase in (D.PH_ROLL_DECISION,) and not 1 <= state[D.G_ROLLS_USED] <= 2:
-        _fail("a re-roll decision happens only after roll 1 or 2")
+    if (np.diff(dice) < 0).any():
+        _fail(f"dice {dice.tolist()} must be in ascending order")
+    _validate_rolls(state, phase)
+    _validate_pending(state, phase, truncated)
     _validate_pirates(state, players)
     for seat in range(D.MAX_PLAYERS):
-        _validate_city(state, seat, present=seat < players)
+        _validate_city(state, seat, present=seat < players, truncated=truncated)
+    _validate_end(state, players, phase, truncated)
+    if to_move >= 0 and legal_mask(state, np.zeros(D.NUM_ACTIONS, dtype=np.int8)) == 0:
+        _fail(f"no legal action in phase {D.PHASE_NAMES[phase]}")         # a dead end
+
+
+def _validate_rolls(state: np.ndarray, phase: int) -> None:
+    rolls, roll_mask = int(state[D.G_ROLLS_USED]), int(state[D.G_ROLL_MASK])
+    if phase == D.PH_ROLL:
+        if roll_mask == 0 or rolls > D.MAX_ROLLS - 1:
+            _fail("a pending roll needs a non-empty roll_mask and a roll left")
+        if rolls == 0 and roll_mask != (1 << D.NUM_DICE) - 1:
+            _fail("the first roll of a turn rolls all five dice")           # SM-5.2
+    elif roll_mask != 0:
+        _fail("roll_mask is set outside the roll phase")
+    if phase == D.PH_ROLL_DECISION and not 1 <= rolls <= 2:
+        _fail("a re-roll decision happens only after roll 1 or 2")
+    if phase in (D.PH_SCORE, D.PH_PLACE, D.PH_HOUSES, D.PH_BONUS_CHOICE) and rolls == 0:
+        _fail(f"phase {D.PHASE_NAMES[phase]} before the dice were rolled")
+
+
+def _validate_pending(state: np.ndarray, phase: int, truncated: bool) -> None:
+    """The items of a turn in progress: what is being placed, houses, tower characters."""
+    code, left = int(state[D.G_PENDING_CODE]), int(state[D.G_PENDING_LEFT])
+    placed, architect = int(state[D.G_PLACED_BB]), int(state[D.G_ARCHITECT_CELL])
+    due, placing_bonus = int(state[D.G_BONUS_DUE]), int(state[D.G_PLACING_BONUS])
+    base = D.PLAYERS_BASE + int(state[D.G_ACTIVE]) * D.PLAYER_SIZE
+    board = state[base:base + D.NUM_CELLS]
+    filled = sum(1 << c for c in range(D.NUM_CELLS) if board[c] > D.EMPTY)
+    if placed & ~filled:
+        _fail("placed_this_turn names cells the active city has not drawn on")
+    kinds = state[D.C_TOWER_KIND:D.C_TOWER_KIND + 4]
+    character_sides = sum(1 << s for s in range(4) if kinds[s] == D.REWARD_CHARACTER)
+    if due & ~(character_sides & int(state[base + D.P_SIDES_DONE])):
+        _fail("bonus_due names a side that is not a completed character side")  # SM-7.3.2
+    if truncated:
+        return                  # cut off mid-turn: the pending items stay as they were
+    if phase in (D.PH_ROLL, D.PH_ROLL_DECISION, D.PH_SCORE):
+        pending = {"pending_code": code, "pending_left": left, "placed_this_turn": placed,
+                   "architect_cell": architect + 1, "bonus_due": due,
+                   "placing_bonus": placing_bonus, "houses_built": state[D.G_HOUSES_BUILT]}
+        named = [name for name, value in pending.items() if value]
+        if named:
+            _fail(f"{', '.join(named)} set in phase {D.PHASE_NAMES[phase]}: nothing can be "
+                  "pending before the scoring")
+    if phase != D.PH_PLACE and (left or placing_bonus):
+        _fail("pending_left / placing_bonus are set outside the place phase")
+    if phase != D.PH_HOUSES and architect != -1:
+        _fail("architect_cell is set outside the houses phase")
+    if due and phase not in (D.PH_PLACE, D.PH_HOUSES, D.PH_BONUS_CHOICE):
+        _fail(f"a tower character is due in phase {D.PHASE_NAMES[phase]}")
+    if phase == D.PH_PLACE:
+        if not (code in (D.WALL, D.CRATE) or D.CHURCH_1 <= code <= D.NOBLE):
+            _fail(f"pending_code {code} cannot be placed")
+        if left < 1 or left + _popcount(placed) > D.NUM_DICE:
+            _fail(f"pending_left {left} with {_popcount(placed)} placed is not 1..5 in all")
+        if code not in (D.WALL, D.CRATE) and (left != 1 or placed):
+            _fail("a church or a character is placed alone")
+        if placing_bonus and code < D.CITIZEN:
+            _fail("placing_bonus is set but no character is pending")
+        if due and not placing_bonus:
+            _fail("a tower character is due while walls are still being placed")
+    elif phase == D.PH_HOUSES:
+        if code != D.ARCHITECT or architect < 0 or board[architect] != D.ARCHITECT:
+            _fail("the houses phase needs the architect just placed")        # SM-7.5.3
+        houses = int(state[D.G_HOUSES_BUILT])
+        if houses >= D.MAX_HOUSES or _popcount(placed) != houses:
+            _fail(f"houses_built {houses} disagrees with this turn's houses")
+        if any(board[c] != D.HOUSE for c in range(D.NUM_CELLS) if placed >> c & 1):
+            _fail("a house of this turn is not a house")
+    elif phase == D.PH_BONUS_CHOICE:
+        if not due:
+            _fail("the bonus choice needs a tower character due")
+        if not (board[~D.IS_TOWER] == D.EMPTY).any():
+            _fail("a tower character is offered but the city is full")       # SM-7.3.6
+
+
+def _validate_end(state: np.ndarray, players: int, phase: int, truncated: bool) -> None:
+    full = [
+        not (state[b:b + D.NUM_CELLS][~D.IS_TOWER] == D.EMPTY).any()
+        for b in (D.PLAYERS_BASE + s * D.PLAYER_SIZE for s in range(players))
+    ]
+    if state[D.G_END_TRIGGERED] and not any(full):
+        _fail("end_triggered but no city is full")                          # SM-11.1
+    if phase == D.PH_GAME_OVER and not truncated:
+        last = (int(state[D.G_START_SEAT]) + players - 1) % players
+        if not state[D.G_END_TRIGGERED] or state[D.G_ACTIVE] != last:
+            _fail("the game is over but the last round was not played")     # SM-11.2
 
 
 def _validate_pirates(state: np.ndarray, players: int) -> None:
@@ -77,9 +170,11 @@ def _validate_pirates(state: np.ndarray, players: int) -> None:
         _fail(f"pirate_boxes {boxes} outside 0..{D.NUM_ATTACKS * row}")
     if attacks != boxes // row:                                  # SM-9.2
         _fail(f"attacks_done {attacks} does not match {boxes} boxes of rows of {row}")
+    if state[D.G_LAST_ATTACKS] > attacks:
+        _fail("last_attacks exceeds the attacks done")
 
 
-def _validate_city(state: np.ndarray, seat: int, present: bool) -> None:
+def _validate_city(state: np.ndarray, seat: int, present: bool, truncated: bool) -> None:
     base = D.PLAYERS_BASE + seat * D.PLAYER_SIZE
     block = state[base:base + D.PLAYER_SIZE]
     if not present:
@@ -89,22 +184,20 @@ def _validate_city(state: np.ndarray, seat: int, present: bool) -> None:
     board = block[D.P_BOARD:D.P_BOARD + D.NUM_CELLS]
     if (board[D.IS_TOWER] != D.TOWER).any():
         _fail(f"seat {seat}: tower cells must hold -1")
-    spaces = board[~D.IS_TOWER]
-    if ((spaces < 0) | (spaces >= D.NUM_CELL_CODES)).any():
+    if (board[~D.IS_TOWER] < 0).any():
         _fail(f"seat {seat}: cell codes must be 0..15 on spaces")
-    for name in ("P_COINS", "P_LOGS", "P_CANNONS_LOST", "P_SOLDIERS"):
-        if block[getattr(D, name)] < 0:
-            _fail(f"seat {seat}: {name[2:].lower()} is negative")       # SM-2.9, A-14
     if block[D.P_CANNONS_LOST] > state[D.G_ATTACKS_DONE]:
         _fail(f"seat {seat}: more cannons lost than attacks")           # SM-9.6
     if block[D.P_SOLDIERS] != (board == D.SOLDIER).sum():
         _fail(f"seat {seat}: soldier count disagrees with the soldiers drawn")
     done, broken = int(block[D.P_SIDES_DONE]), int(block[D.P_SIDES_BROKEN])
+    # SM-7.3.5: a side completes once the turn's walls are all drawn (or never, when the
+    # game was cut off between two of them).
     walls_pending = (
-        state[H_PHASE] == D.PH_PLACE and state[D.G_PENDING_CODE] == D.WALL
-        and state[D.G_ACTIVE] == seat
+        state[D.G_PENDING_CODE] == D.WALL and state[D.G_PENDING_LEFT] > 0
+        and state[D.G_ACTIVE] == seat and (state[H_PHASE] == D.PH_PLACE or truncated)
     )
-    if done & ~0xF or broken & ~0xF or done & broken:
+    if done & broken:
         _fail(f"seat {seat}: a side cannot be both done and broken")
     for side in range(4):
         cells = board[D.SIDE_CELLS[side]]
@@ -112,7 +205,6 @@ def _validate_city(state: np.ndarray, seat: int, present: bool) -> None:
         if done >> side & 1 and not full:
             _fail(f"seat {seat}: side {D.SIDE_NAMES[side]} done without five walls")
         if full and not done >> side & 1 and not walls_pending:
-            # SM-7.3.5: a side completes once the turn's walls are all drawn.
             _fail(f"seat {seat}: side {D.SIDE_NAMES[side]} has five walls but is not done")
         has_other = ((cells != D.WALL) & (cells != D.EMPTY)).any()
         if has_other != bool(broken >> side & 1):
