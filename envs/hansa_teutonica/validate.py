@@ -11,6 +11,7 @@ import numpy as np
 
 from ..core.contract import CHANCE, H_NUM_PLAYERS, H_PHASE, H_PLY, H_TO_MOVE, TERMINAL
 from . import data as D
+from .board import route_owned_by
 from .masks import legal_mask
 
 
@@ -136,17 +137,28 @@ def _validate_phase(state: np.ndarray, players: int, side: int, phase: int) -> N
         _fail("only an ended game can be truncated")
     if phase != D.PH_GAME_OVER and value(H_PLY) >= value(D.C_MAX_DECISIONS):
         _fail("a game at its decision cap has ended (HT-9.5)")
-    if value(D.G_TURNS) > value(H_PLY) + 1:
+    # Every turn but the first begins after a decision (one ended the turn before).
+    turns, ply = value(D.G_TURNS), value(H_PLY)
+    if phase in (D.PH_SETUP, D.PH_PAWN_SETUP) and (turns or ply):
+        _fail("no turn has begun before setup ends (HT-4, HT-11.3)")
+    if turns > ply + (phase != D.PH_MARKER_DRAW):
         _fail("every turn after the first begins with a new decision (turns <= ply + 1)")
-    if value(D.G_ACTIONS_LEFT) + value(D.G_ACTIONS_TAKEN) > D.MAX_ACTIONS:
+    # What the turn has had plus what it can still gain (Actiones upgrades up to 5, the
+    # active player's +3/+4 markers) stays within MAX_ACTIONS, so no counter outgrows it.
+    active = player_block(state, value(D.G_ACTIVE))
+    level = min(int(active[D.P_TRACK + D.ACTIONES]), int(D.TRACK_MAX[D.ACTIONES]))
+    gain = (int(D.TRACK_VALUES[D.ACTIONES].max() - D.TRACK_VALUES[D.ACTIONES, level])
+            + 3 * int(active[D.P_UNUSED + D.MK_PLUS3]) + 4 * int(active[D.P_UNUSED + D.MK_PLUS4]))
+    if value(D.G_ACTIONS_LEFT) + value(D.G_ACTIONS_TAKEN) + gain > D.MAX_ACTIONS:
         _fail(f"a turn has at most {D.MAX_ACTIONS} actions (Actiones 5, +3 and +4 markers)")
     if value(D.G_END) and phase not in (D.PH_REWARD, D.PH_GAME_OVER):
         _fail("the end is triggered only during an Establish action (HT-9)")
     over = phase == D.PH_GAME_OVER
     routes = D.ROUTES_ON_SIDE[side]
     route = value(D.G_EST_ROUTE)
-    if phase == D.PH_REWARD and not 0 <= route < routes:
-        _fail("the reward phase needs the route being established")
+    if phase == D.PH_REWARD and not (0 <= route < routes and route_owned_by(
+            state, route, value(D.G_ACTIVE))):
+        _fail("the reward phase needs the active player's established route (HT-6.5)")
     if route >= routes or (route >= 0 and phase != D.PH_REWARD and not over):
         _fail(f"establish_route {route} outside an Establish action")
     if value(D.G_EXTRA_OK) and phase != D.PH_REWARD and not over:
