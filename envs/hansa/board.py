@@ -26,6 +26,7 @@ Copenhagen, or one it cannot leave to get back there.
 from __future__ import annotations
 
 import json
+import reprlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,6 +48,7 @@ DEFAULT_BOARD = {
     ],
 }
 TOP_KEYS = {"name", "description", "cities", "routes"}
+MAX_BOARD_BYTES = 1_000_000           # a board is about 1 kB; anything this big is not one
 CITY_KEYS = {"code", "name", "number", "warehouses"}
 
 
@@ -85,12 +87,27 @@ def _fail(message: str):
     raise BoardError(message)
 
 
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = 60
+
+
+def _show(value) -> str:
+    """A short repr for messages, safe for anything a user passes (a 100,000-digit int, a
+    list nested 100,000 deep)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"an integer of {value.bit_length()} bits"
+    try:
+        return _REPR.repr(value)
+    except (ValueError, RecursionError):
+        return f"a {type(value).__name__}"
+
+
 def _city_index(key, where: str) -> int:
     if isinstance(key, str):
         for index in range(D.NUM_CITIES):
             if key.upper() == D.CITY_CODES[index] or key.lower() == D.CITY_NAMES[index].lower():
                 return index
-    _fail(f"unknown city {key!r} in {where}; a Hansa board has the cities "
+    _fail(f"unknown city {_show(key)} in {where}; a Hansa board has the cities "
           f"{', '.join(D.CITY_CODES)}")
 
 
@@ -98,7 +115,7 @@ def parse_board(doc: dict) -> Board:
     """Validate a board document (see the module docstring) into a ``Board``."""
     if not isinstance(doc, dict):
         _fail(f"a board must be a JSON object, got {type(doc).__name__}")
-    unknown = sorted(set(doc) - TOP_KEYS)
+    unknown = sorted(map(_show, set(doc) - TOP_KEYS))
     if unknown:
         _fail(f"unknown board key(s) {unknown}; known: {sorted(TOP_KEYS)}")
     for key in ("cities", "routes"):
@@ -112,12 +129,12 @@ def parse_board(doc: dict) -> Board:
     seen: set[int] = set()
     for entry in doc["cities"]:
         if not isinstance(entry, dict):
-            _fail(f"each city must be an object, got {entry!r}")
-        extra = sorted(set(entry) - CITY_KEYS)
+            _fail(f"each city must be an object, got {_show(entry)}")
+        extra = sorted(map(_show, set(entry) - CITY_KEYS))
         if extra:
-            _fail(f"unknown city key(s) {extra} in {entry!r}; known: {sorted(CITY_KEYS)}")
+            _fail(f"unknown city key(s) {extra} in {_show(entry)}; known: {sorted(CITY_KEYS)}")
         if "code" not in entry and "name" not in entry:
-            _fail(f"city {entry!r} needs a 'code' (or 'name')")
+            _fail(f"city {_show(entry)} needs a 'code' (or 'name')")
         city = _city_index(entry.get("code", entry.get("name")), "cities")
         if city in seen:
             _fail(f"city {D.CITY_CODES[city]} is listed twice")
@@ -125,12 +142,14 @@ def parse_board(doc: dict) -> Board:
         for key in ("number", "warehouses"):
             value = entry.get(key)
             if not isinstance(value, int) or isinstance(value, bool):
-                _fail(f"city {D.CITY_CODES[city]}: {key!r} must be an integer, got {value!r}")
+                _fail(f"city {D.CITY_CODES[city]}: {key!r} must be an integer, "
+                      f"got {_show(value)}")
         if not 1 <= entry["warehouses"] <= D.MAX_SPACES:
             _fail(f"wrong warehouse count for city {D.CITY_CODES[city]}: "
-                  f"{entry['warehouses']} (each city has 1 or 2, HS-2.3)")
+                  f"{_show(entry['warehouses'])} (each city has 1 or 2, HS-2.3)")
         if not 1 <= entry["number"] <= D.NUM_CITIES:
-            _fail(f"city {D.CITY_CODES[city]}: board number {entry['number']} is not 1..9")
+            _fail(f"city {D.CITY_CODES[city]}: board number {_show(entry['number'])} "
+                  "is not 1..9")
         numbers[city], spaces[city] = entry["number"], entry["warehouses"]
     if len(seen) != D.NUM_CITIES:
         missing = [D.CITY_CODES[c] for c in range(D.NUM_CITIES) if c not in seen]
@@ -142,10 +161,10 @@ def parse_board(doc: dict) -> Board:
     exits: list[list[int]] = [[] for _ in range(D.NUM_CITIES)]
     for route in doc["routes"]:
         if not isinstance(route, list | tuple) or len(route) != 2:
-            _fail(f"a route must be a pair [from, to], got {route!r}")
-        a, b = (_city_index(end, f"route {route!r}") for end in route)
+            _fail(f"a route must be a pair [from, to], got {_show(route)}")
+        a, b = (_city_index(end, f"route {_show(route)}") for end in route)
         if a == b:
-            _fail(f"route {route!r} goes from a city to itself")
+            _fail(f"route {_show(route)} goes from a city to itself")
         if b in exits[a]:
             _fail(f"route {D.CITY_CODES[a]}->{D.CITY_CODES[b]} is listed twice")
         exits[a].append(b)
@@ -191,19 +210,56 @@ def load_board(board=None) -> Board:
         parsed = parse_board(DEFAULT_BOARD)
         return Board(parsed.name, parsed.numbers, parsed.spaces, parsed.exits, is_default=True)
     if isinstance(board, Board):
-        return board
+        return _checked(board)
     if isinstance(board, str | Path):
-        path = Path(board)
-        if not path.is_file():
-            _fail(f"board file {str(path)!r} not found")
-        try:
-            doc = json.loads(path.read_text())
-        except json.JSONDecodeError as err:
-            _fail(f"board file {str(path)!r} is not valid JSON: {err}")
-        return parse_board(doc)
+        return parse_board(read_board_file(Path(board)))
     if isinstance(board, dict):
         return parse_board(board)
-    _fail(f"board= takes None, a dict, a Board or a path to a JSON file, got {board!r}")
+    _fail(f"board= takes None, a dict, a Board or a path to a JSON file, got {_show(board)}")
+
+
+def _checked(board: Board) -> Board:
+    """A ``Board`` built by hand is validated like a document (its fields could be
+    anything); it keeps ``is_default`` only when it is the reconstruction."""
+    try:
+        doc = board.to_dict()
+    except (TypeError, IndexError, ValueError, KeyError):
+        _fail(f"not a valid Board: {_show(board)}")
+    parsed = parse_board(doc)
+    default = parse_board(DEFAULT_BOARD)
+    same = (parsed.numbers, parsed.spaces, parsed.exits) == \
+        (default.numbers, default.spaces, default.exits)
+    return Board(parsed.name, parsed.numbers, parsed.spaces, parsed.exits,
+                 is_default=bool(board.is_default) and same)
+
+
+def read_board_file(path: Path):
+    """The JSON document in a board file; any unreadable, non-UTF-8, oversized, malformed
+    or too deeply nested file is a ``BoardError`` (never a foreign exception)."""
+    where = _show(str(path))
+    try:
+        found = path.is_file()
+        if found:
+            with path.open("rb") as handle:
+                raw = handle.read(MAX_BOARD_BYTES + 1)
+    except (OSError, ValueError) as err:       # unreadable, a name too long or with a NUL
+        _fail(f"board file {where} cannot be read: {err}")
+    if not found:
+        _fail(f"board file {where} not found")
+    if len(raw) > MAX_BOARD_BYTES:
+        _fail(f"board file {where} is over {MAX_BOARD_BYTES:,} bytes: not a board")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        _fail(f"board file {where} is not UTF-8 text: {err}")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        _fail(f"board file {where} is not valid JSON: {err}")
+    except RecursionError:
+        _fail(f"board file {where} is not valid JSON: nested too deeply")
+    except ValueError as err:                  # e.g. an integer too long for Python to read
+        _fail(f"board file {where} is not valid JSON: {err}")
 
 
 def generate_board(seed: int, extra_routes: tuple[int, int] = (3, 9)) -> dict:

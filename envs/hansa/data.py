@@ -88,6 +88,9 @@ DEFAULT_OPTIONS = {
     "stack_sizes": "larger_first",
     "max_turns": 500,                # HS-10.3: truncation cap, not a rule of the game
 }
+# The largest max_turns accepted: 20x the default, far beyond any game that makes progress
+# (random play ends in at most ~100 turns), and small enough that every counter stays tiny.
+MAX_TURNS_LIMIT = 10_000
 BOARD_DEFAULT, BOARD_CUSTOM = 0, 1
 
 # --- State layout --------------------------------------------------------------------------------
@@ -176,3 +179,49 @@ def _state_fields() -> dict[str, tuple[int, int]]:
 
 
 STATE_FIELDS = _state_fields()
+
+
+# --- Bounds of every field on load (core checks them before validate.py's cross checks) ---
+# Thalers: at most 3 after the tax (HS-9.1) plus the turn's income, plus 1 for every
+# token a rival can buy from a city this player leads between its turns (every token once).
+MAX_MONEY = MONEY_LIMIT + INCOME + NUM_COLOURS * TOKENS_PER_COLOUR          # 84
+MAX_TOKENS = NUM_COLOURS * TOKENS_PER_COLOUR                                # 78
+# Decisions: 12 initial placements, then per turn at most a refill, one move per thaler,
+# one action per visit, a mark per token, a sale, the end and the tax discards: far
+# below 400 a turn.
+MAX_PLY = INIT_PLACEMENTS * MAX_PLAYERS + 400 * MAX_TURNS_LIMIT
+
+
+def _field_bounds() -> dict[str, tuple[int, int]]:
+    most_of_a_type = max(TOKENS_OF_BARRELS)
+    bounds = {
+        "game_id": (GAME_ID, GAME_ID), "num_players": (MIN_PLAYERS, MAX_PLAYERS),
+        "to_move": (-2, MAX_PLAYERS - 1), "phase": (0, len(PHASE_NAMES) - 1),
+        "ply": (0, MAX_PLY),
+        "init_order": (0, len(INIT_ORDERS) - 1), "place_exact": (0, 1),
+        "sell_whole_colour": (0, 1), "stack_sizes": (0, len(STACK_SIZES) - 1),
+        "max_turns": (1, MAX_TURNS_LIMIT), "board_kind": (BOARD_DEFAULT, BOARD_CUSTOM),
+        "board_exits": (0, (1 << NUM_CITIES) - 1), "board_numbers": (1, NUM_CITIES),
+        "board_spaces": (1, MAX_SPACES), "board_fill_order": (0, NUM_CITIES - 1),
+        "start_seat": (0, MAX_PLAYERS - 1), "active_seat": (0, MAX_PLAYERS - 1),
+        "ship": (0, NUM_CITIES - 1), "acted": (0, 1), "end_triggered": (0, 1),
+        "truncated": (0, 1), "turns": (0, MAX_TURNS_LIMIT),
+        "init_step": (0, INIT_PLACEMENTS * MAX_PLAYERS), "draws": (0, MAX_TOKENS),
+        "stack_ends": (0, MAX_TOKENS), "supply": (0, most_of_a_type),
+        "warehouses": (-1, NUM_TYPES - 1), "removed": (0, most_of_a_type),
+        "pending_sale": (0, most_of_a_type),
+        "bank_paid": (0, INCOME * MAX_TURNS_LIMIT),
+        "bank_taken": (0, INCOME * MAX_TURNS_LIMIT + START_MONEY * MAX_PLAYERS),
+    }
+    player = {
+        "money": (0, MAX_MONEY), "stall_supply": (0, STALLS_PER_PLAYER),
+        "init_used": (0, (1 << NUM_CITIES) - 1), "stalls": (0, STALLS_PER_PLAYER),
+        "hand": (0, most_of_a_type), "sold": (0, most_of_a_type),
+    }
+    for seat in range(MAX_PLAYERS):
+        bounds.update({f"p{seat}_{name}": value for name, value in player.items()})
+    assert set(bounds) == set(STATE_FIELDS)
+    return bounds
+
+
+FIELD_BOUNDS = _field_bounds()
