@@ -193,7 +193,11 @@ def play_a_little(state: np.ndarray, rng: np.ndarray, picks: np.random.Generator
             chance.resolve_chance(state, rng)
         else:
             assert masks.legal_mask(state, mask) > 0
-            chance.env_step(state, int(picks.choice(np.flatnonzero(mask))), rng, mask)
+            action = int(rollout_policy(state, mask.copy(), rng))    # what MCTS plays out
+            assert mask[action]
+            if picks.random() < 0.5:
+                action = int(picks.choice(np.flatnonzero(mask)))
+            chance.env_step(state, action, rng, mask)
         validate_state(state)
 
 
