@@ -24,7 +24,7 @@ from ..core.contract import (
     TERMINAL,
 )
 from . import data as D
-from .board import has_legal_placement, tile_at
+from .board import has_legal_placement, occupied_around, tile_at
 from .features import add_tile
 
 
@@ -81,6 +81,8 @@ def validate_state(state: np.ndarray) -> None:
     _validate_tiles(state, hand)
     _validate_progress(state, phase, hand)
     _validate_meeples(state, players, phase)
+    if phase in (D.PH_DRAW, D.PH_PLACE):
+        _validate_scored(state)
     if (state[D.G_SCORE:D.G_SCORE + D.MAX_PLAYERS] < 0).any():
         _fail("scores must be >= 0")
     if state[D.G_SCORE + players:D.G_SCORE + D.MAX_PLAYERS].any():
@@ -207,6 +209,19 @@ def _validate_meeples(state: np.ndarray, players: int, phase: int) -> None:
             _fail(f"seat {seat}: normal meeples not conserved")
         if large < 0 or large + on_board[seat, 1] != large_total:
             _fail(f"seat {seat}: large meeple not conserved")
+
+
+def _validate_scored(state: np.ndarray) -> None:
+    """Between turns every completed road or city and every surrounded monastery has been
+    scored and its meeples sent home (CA-9.1, CA-9.6)."""
+    for node in np.flatnonzero(state[D.N_FIGURES:D.N_FIGURES + D.NUM_NODES]):
+        index, slot = divmod(int(node), D.MAX_SLOTS)
+        kind = D.SEG_KIND[state[D.T_TYPE + index], slot]
+        if kind in (D.CITY, D.ROAD) and state[D.N_OPEN + node] == 0:
+            _fail(f"a completed {D.KIND_NAMES[kind]} (node {node}) still holds meeples after "
+                  "its turn was scored (CA-9.6)")
+        if kind == D.MONASTERY and occupied_around(state, int(state[D.T_CELL + index])) == 8:
+            _fail(f"a surrounded monastery (tile {index}) still holds a meeple (CA-9.5)")
 
 
 def validator_for(layout: int):

@@ -157,3 +157,19 @@ def test_a_meeple_must_sit_on_a_placed_slot_of_a_seat_in_the_game():
     refused(env, edited(env, node_meeple=(free, 1)), "meeple")
     refused(env, edited(env, node_meeple=(0, 1 + 2 * 4)), "meeple")   # seat 4 of 3
     assert int(env.state[H_TO_MOVE]) >= 0
+
+
+def test_a_meeple_left_on_a_scored_feature_between_turns_is_refused():
+    """CA-9.6: a completed city's meeples go home when its turn is scored, so between
+    turns no completed feature holds one."""
+    s = new_game()
+    play(s, "E", 0, -1, 2)                       # closes the start tile's city (2 tiles)
+    city = next(node for node in range(D.MAX_SLOTS, 2 * D.MAX_SLOTS)
+                if D.SEG_KIND[D.TYPE_OF["E"], node % D.MAX_SLOTS] == D.CITY)
+    root = int(s[D.N_ROOT + city])
+    assert int(s[D.N_OPEN + root]) == 0 and int(s[D.N_SIZE + root]) == 2
+    s[D.N_MEEPLE + city] = 1                     # seat 0's normal meeple
+    s[D.N_FIGURES + root] = 1
+    s[D.G_NORMAL] -= 1
+    with pytest.raises(StateFormatError, match="CA-9.6"):
+        state_from_json(SPEC, state_to_json(SPEC, s))
