@@ -14,7 +14,9 @@ facts (Valencia wood/5 next to Algiers, Antioch gold/3, the five start ports, 19
 20 zones) completed with invented ports U1..U10, goods, sizes, adjacency, sale values
 and scoring scale.  Do not report results on it as results on the real game.  A user
 with the board passes ``map="board.json"`` (or a dict, schema in ``maps.py``), validated
-with specific errors; ``map="generated:<seed>"`` gives a random valid map (``mapgen.py``).
+with specific errors (``MapError``, whatever the file holds; a track needs exactly three
+scoring spaces, SE-11.1); ``map="generated:<seed>"`` gives a random valid map
+(``mapgen.py``).
 
 Actions: 0 pass/done/decline, 1 action, 2 investment, 3 block, 4 continue, 5 withdraw,
 6 sailor port->active, 7 sailor active->port, 8 load a good, 9 attack port, 10 claim,
@@ -28,16 +30,28 @@ the next one selected.
 
 Rule options (spec §14 flags, defaults = the spec's recommendations): ``map``,
 ``galley_capacity`` (5; 4 = the seed's literal text, A-01), ``block_in_start_zone``
-(False, A-08), ``sell_after_breaking_block`` (False, A-09), ``new_galley_acts_this_round``
+(False, A-08; True adds sale and claim blocks in a galley's start zone, never a movement
+block, SE-6.4.3), ``sell_after_breaking_block`` (False, A-09), ``new_galley_acts_this_round``
 (True, A-21), ``close_ports`` ("random" chance or "choose", SE-12.3.3), ``hidden_money``
-(False, SE-4.1.7), ``goods_supply`` (14, 12, 12, 12, 10, 10).  Env options:
+(False, SE-4.1.7), ``goods_supply`` (14, 12, 12, 12, 10, 10), ``max_decisions`` (5,000,
+below).  Each is checked at construction with one clear ``ValueError``.  Env options:
 ``num_players``, ``render_mode`` ("human", "ansi", "rgb_array"), ``reward_scheme``,
 ``margin_scale``, ``start_seat`` (the first player, a seat or "random"), and in ``env()``
 ``illegal`` ("raise" | "penalty").
 
 Engine choices: decisions where only PASS is legal are skipped (an empty Load step, a
 finished move, a step 3 with nothing to do, an Investment with no money); the Doge pile is
-kept as its public composition, each draw a chance event over the cards left.
+kept as its public composition, each draw a chance event over the cards left.  The start
+player is drawn from the seed (SE-4.1.2; ``start_seat=k`` fixes it).
+
+Decision cap: the rules end every game after the third scoring (SE-11.1), but the
+kernels also end any game after ``max_decisions`` decisions (default 5,000), in the AEC
+env, the batched env and MCTS rollouts alike, as a PettingZoo *truncation*
+(``truncations`` True, ``infos["truncated"]``, rewards from the ducats at the cut).  The
+default is eight times the longest game measured (uniform random play: 480 decisions
+with 4 players; greedy self-play: 621; always-first/always-last/always-pass policies end
+by the rules within 252), so it only catches what should never happen: a hand-made
+state, a loop on a custom map, a future bug.
 Version history: v0, first release.
 """
 

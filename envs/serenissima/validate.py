@@ -216,6 +216,9 @@ def _validate_round(state: np.ndarray, n: int, phase: int, over: bool) -> None:
             _fail("closing ports happens only first, with 2 or 3 players (SE-12.1.4)")
         if close_candidates(state, close, np.zeros(D.NUM_ACTIONS, np.int8), 0) == 0:
             _fail("no port can be closed at this closing step")
+        if (state[D.S_G_OWNER:D.S_G_OWNER + D.NUM_GALLEYS] >= 0).any() \
+                or (state[D.S_P_OWNER:D.S_P_OWNER + D.MAX_PORTS] >= 0).any():
+            _fail("ports are closed before anyone picks a port or a galley (SE-12.1.4)")
     elif close != len(D.CLOSE_GOODS) and not (over and step == 0):
         _fail("the ports to close (SE-12.1.4) are not all closed yet")
     if (phase == D.PH_CHANCE) != (kind != D.CK_NONE):
@@ -304,14 +307,34 @@ def _validate_turn(state: np.ndarray, n: int, phase: int, to_move: int) -> None:
             _fail("landing needs the neutral port of the active galley's zone")
 
 
-def _validate_setup(state: np.ndarray, n: int, phase: int, to_move: int) -> None:
-    step = int(state[D.G_SETUP_STEP])
+def _setup_seat(state: np.ndarray, n: int, step: int) -> int:
+    """SE-4.1.4/5: clockwise from the first player, then back from the last."""
     r, i = divmod(step, n)
-    seat = (state[D.G_FIRST] + i) % n if r % 2 == 0 else (state[D.G_FIRST] + n - 1 - i) % n
-    owned = sum(1 for p in range(int(state[D.K_NUM_PORTS])) if state[D.S_P_OWNER + p] == to_move)
-    if to_move != seat or (phase == D.PH_SETUP_PORT) != (owned == 0) \
-            or (phase == D.PH_SETUP_PORT and r > 0):
+    first = int(state[D.G_FIRST])
+    return (first + i) % n if r % 2 == 0 else (first + n - 1 - i) % n
+
+
+def _validate_setup(state: np.ndarray, n: int, phase: int, to_move: int) -> None:
+    """The setup so far is exactly the picks its order made: per seat, one start port
+    once its first turn came, and one galley per pick."""
+    step = int(state[D.G_SETUP_STEP])
+    galleys, ports = [0] * n, [0] * n
+    for k in range(step):
+        seat = _setup_seat(state, n, k)
+        galleys[seat] += 1
+        ports[seat] = 1
+    if to_move != _setup_seat(state, n, step):
         _fail("the setup order (SE-4.1.4/5) does not fit the player to move")
+    if phase == D.PH_SETUP_GALLEY:
+        ports[to_move] = 1
+    for seat in range(n):
+        owned_galleys = sum(1 for g in range(D.NUM_GALLEYS) if state[D.S_G_OWNER + g] == seat)
+        owned_ports = sum(1 for p in range(int(state[D.K_NUM_PORTS]))
+                          if state[D.S_P_OWNER + p] == seat)
+        if (owned_galleys, owned_ports) != (galleys[seat], ports[seat]):
+            _fail(f"setup step {step}: seat {seat} holds {owned_galleys} galleys and "
+                  f"{owned_ports} ports, the setup order gives {galleys[seat]} and "
+                  f"{ports[seat]} (SE-4.1.4/5)")
 
 
 def _validate_block_occasion(state: np.ndarray, g: int, occ: int) -> None:
