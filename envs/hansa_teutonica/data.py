@@ -289,7 +289,7 @@ STATE_FIELDS = dict(_fields)
 # decisions, 5 players; 1,126 with the 2p regions), far below uniform-random games' natural
 # length (median ~25,000), so a learner's first episodes end quickly (options.py).
 DEFAULT_MAX_DECISIONS = 3_000
-MAX_DECISIONS_LIMIT = 100_000_000
+MIN_DECISIONS, MAX_DECISIONS_LIMIT = 100, 100_000_000
 
 # --- Field bounds (core.state_io refuses a loaded value outside them; validate.py checks
 # what depends on other fields) -------------------------------------------------------------
@@ -304,7 +304,7 @@ FIELD_BOUNDS: dict[str, tuple[int, int]] = {
     "to_move": (-2, MAX_PLAYERS - 1),                  # TERMINAL, CHANCE or a seat
     "phase": (0, len(PHASE_NAMES) - 1), "ply": (0, MAX_DECISIONS_LIMIT),
     "cfg_regions_on": (0, 1), "cfg_remove3_opponents_only": (0, 1),
-    "cfg_big_box_tie_break": (0, 1), "cfg_max_decisions": (1, MAX_DECISIONS_LIMIT),
+    "cfg_big_box_tie_break": (0, 1), "cfg_max_decisions": (MIN_DECISIONS, MAX_DECISIONS_LIMIT),
     "cfg_region_routes": (0, 2**ROUTES_ON_SIDE[0] - 1),       # routes of the 2-3 side
     "cfg_region_adj": (0, 2**NUM_REGIONS - 1),
     "side": (0, NUM_SIDES - 1), "start_seat": (0, MAX_PLAYERS - 1),

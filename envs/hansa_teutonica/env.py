@@ -35,7 +35,7 @@ flag, so batched play and MCTS rollouts end too).  Without a cap a game can stal
 the heuristic (greedy) policy, 535 decisions over 2,000 games with 5 players (1,126 with
 the 2-player regions), while uniformly random play runs 23,000-28,000 decisions at the
 median: under the default a learner's first random-policy episode stays short.  Pass
-``max_decisions`` (1..10**8) to change it.
+``max_decisions`` (100..10**8) to change it.
 
 Engine choices: a turn ends by itself when END_TURN is its only legal move; the REWARD
 phase is skipped when "none" is the only option.  Version history: v0, first release

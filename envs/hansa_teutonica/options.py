@@ -12,7 +12,7 @@ construction with one clear ``ValueError`` (``envs/core/options.py``):
   :class:`BoardError`, a ``ValueError``.
 * ``remove3_opponents_only`` (False): A-1.  ``True``/``False`` only.
 * ``tie_break`` ("shared" | "big_box"): A-15.
-* ``max_decisions`` (3,000; any integer 1..100,000,000): HT-9.5, the decision cap.  The
+* ``max_decisions`` (3,000; any integer 100..100,000,000): HT-9.5, the decision cap.  The
   game is cut off after this many decisions (chance events not counted), as a PettingZoo
   truncation (``truncated`` in the state).  Without a cap a game can stall forever.  The
   default is about 5 times the longest game of the heuristic policy (``rollout_policy``,
@@ -68,7 +68,7 @@ def _read_region_file(path) -> object:
         raise BoardError(f"region file {str(path)!r} is not valid JSON: {err}") from None
 
 
-def _id_lists(name: str, value, high: int) -> list[list[int]]:
+def _id_lists(name: str, value, high: int, what: str) -> list[list[int]]:
     """11 lists of ids in 0..high (check_int_sequence's ValueError becomes BoardError)."""
     if isinstance(value, str | bytes) or not isinstance(value, Sequence | np.ndarray):
         raise BoardError(f"regions[{name!r}] must be a list of {D.NUM_REGIONS} lists")
@@ -78,8 +78,8 @@ def _id_lists(name: str, value, high: int) -> list[list[int]]:
     for g, ids in enumerate(value):
         try:
             out.append(check_int_sequence(f"regions[{name!r}][{g}]", ids, None, 0, high))
-        except ValueError as err:
-            raise BoardError(str(err)) from None
+        except ValueError:
+            raise BoardError(f"region {g}: {name} {ids!r} are not {what} 0..{high}") from None
     return out
 
 
@@ -92,8 +92,9 @@ def load_regions(regions) -> tuple[list[list[int]], list[list[int]]]:
     if not isinstance(regions, dict) or set(regions) != {"borders", "adjacent"}:
         raise BoardError("regions must be a dict with exactly the keys 'borders' and 'adjacent'")
     # Border routes are routes of the 2-3 side (0..31): the variant is for 2 players.
-    borders = _id_lists("borders", regions["borders"], D.ROUTES_ON_SIDE[0] - 1)
-    adjacent = _id_lists("adjacent", regions["adjacent"], D.NUM_REGIONS - 1)
+    borders = _id_lists("borders", regions["borders"], D.ROUTES_ON_SIDE[0] - 1,
+                        "routes of the 2-3 side")
+    adjacent = _id_lists("adjacent", regions["adjacent"], D.NUM_REGIONS - 1, "regions")
     for g, near in enumerate(adjacent):
         for h in near:
             if h == g:
@@ -109,7 +110,7 @@ def make_config(**options) -> np.ndarray:
     regions_on = check_bool("two_player_regions", opts["two_player_regions"])
     remove3_opp = check_bool("remove3_opponents_only", opts["remove3_opponents_only"])
     tie_break = check_choice("tie_break", opts["tie_break"], ("shared", "big_box"))
-    cap = check_int("max_decisions", opts["max_decisions"], 1, D.MAX_DECISIONS_LIMIT)
+    cap = check_int("max_decisions", opts["max_decisions"], D.MIN_DECISIONS, D.MAX_DECISIONS_LIMIT)
     borders, adjacent = load_regions(opts["regions"])
     config = np.zeros(D.CONFIG_SIZE, dtype=np.int64)
     at = D.CONFIG_START

@@ -40,7 +40,7 @@ def test_a_bad_two_player_regions_value_gets_the_options_own_error():
     hansa_teutonica_v0.env(num_players=3, two_player_regions=False)
 
 
-@pytest.mark.parametrize("junk", [10**30, -(10**30), 0, -1, 1.5, 3000.0, True, "3000", None,
+@pytest.mark.parametrize("junk", [10**30, -(10**30), 0, -1, 99, 1.5, 3000.0, True, "3000", None,
                                   D.MAX_DECISIONS_LIMIT + 1])
 def test_max_decisions_takes_an_integer_in_range(junk):
     with pytest.raises(ValueError, match="max_decisions"):

@@ -58,7 +58,7 @@ def test_every_field_has_tight_bounds():
     assert D.FIELD_BOUNDS["coellen"] == D.FIELD_BOUNDS["space_owner"] == (-1, 4)
     assert D.FIELD_BOUNDS["establish_route"] == D.FIELD_BOUNDS["displace_origin"] == (-1, 33)
     assert D.FIELD_BOUNDS["phase"] == (0, 12) and D.FIELD_BOUNDS["actions_left"] == (0, 19)
-    assert D.FIELD_BOUNDS["cfg_max_decisions"] == (1, D.MAX_DECISIONS_LIMIT)
+    assert D.FIELD_BOUNDS["cfg_max_decisions"] == (100, D.MAX_DECISIONS_LIMIT)
     assert D.FIELD_BOUNDS["office_type"] == (0, 1)
     assert all(high < 2**61 for _, high in D.FIELD_BOUNDS.values())
 
