@@ -236,6 +236,14 @@ def _validate_phase(state: np.ndarray, phase: int, active: int) -> None:
     colours = hand.reshape(D.NUM_COLOURS, 3).sum(axis=1)
     if phase == D.PH_REFILL and refill_options(state) != (True, False):
         _fail("the refill phase needs a refill that is possible and not compulsory (HS-7)")
+    if phase in (D.PH_REFILL, D.PH_DRAW):
+        # The turn has just begun: income paid (HS-6.1), a refill paid for in a draw
+        # (HS-7.2), no action yet, the goods kept under the limit since the last tax.
+        least = D.INCOME - (phase == D.PH_DRAW)
+        if state[base + D.P_MONEY] < least or state[D.G_ACTED] or hand.sum() > D.HAND_LIMIT:
+            _fail(f"a turn's {D.PHASE_NAMES[phase]} phase comes right after the income: at "
+                  f"least {least} thalers, no action used, at most {D.HAND_LIMIT} goods "
+                  "(HS-6, HS-7)")
     if phase == D.PH_SELL:
         pending = state[D.G_PENDING:D.G_PENDING + D.NUM_TYPES].reshape(D.NUM_COLOURS, 3)
         marked = pending.sum(axis=1)

@@ -141,6 +141,11 @@ def test_a_phase_needs_what_its_decisions_use():
     moved[ship] = 0
     refused(sale, "HS-8.7a", **{f"p{seat}_stalls": moved})
     refused(sale, "HS-8.7a", acted=1)
+    refill = PHASES[D.PH_REFILL][0]
+    seat = field(refill, "active_seat")
+    paid = field(refill, f"p{seat}_money")
+    refused(refill, "HS-7", **{f"p{seat}_money": 0, "bank_taken": field(refill, "bank_taken")
+                                + paid})      # no thaler to pay the refill with (HS-7.2)
     over = PHASES[D.PH_GAME_OVER][0]
     assert field(over, "truncated") == 0 and field(over, "active_seat") == 2
     refused(over, "HS-10.2", active_seat=1)         # not the seat before the start seat
