@@ -161,7 +161,7 @@ GAMES = {
             ("token", _bump("supply", 0, 1), "tokens are not conserved"),
             ("stall", _bump_scalar("p1_stall_supply", -1), "do not make 15"),
             ("route", _set("board_exits", 5, 0), "no exit"),
-            ("ship", lambda d: d["fields"].update(ship=9), "not a city"),
+            ("ship", lambda d: d["fields"].update(ship=9), "ship"),
             ("to_move", lambda d: d["fields"].update(to_move=-1), "to_move"),
             ("num_players", lambda d: d["fields"].update(num_players=7), "num_players"),
             ("integers", lambda d: d["fields"].update(p0_money="3"), "integers"),
