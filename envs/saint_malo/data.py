@@ -233,6 +233,8 @@ MAX_OPTION_VALUE = 1000          # reward amounts, row values, strengths, start 
 MAX_BOXES_PER_PLAYER = 100
 MAX_DECISIONS_LIMIT = 10**7      # the largest max_decisions accepted
 BIG = 10**6                      # coins, logs, VP: unbounded in the rules (SM-2.9 .. SM-2.11)
+MAX_VP_PER_SPACE = 14            # a juggler next to all 7 character types (SM-7.5.2)
+MAX_COINS_PER_SPACE = 8          # a merchant among 8 crates (SM-7.5.4)
 FULL_BB = (1 << NUM_CELLS) - 1
 
 

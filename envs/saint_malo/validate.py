@@ -14,6 +14,7 @@ import numpy as np
 
 from ..core.contract import CHANCE, H_NUM_PLAYERS, H_PHASE, H_PLY, H_TO_MOVE, TERMINAL
 from . import data as D
+from .city import empty_bb, grow_n4
 from .masks import legal_mask
 
 
@@ -66,6 +67,8 @@ def validate_state(state: np.ndarray) -> None:
     ply, cap = int(state[H_PLY]), int(state[D.C_MAX_DECISIONS])
     if ply > cap or (ply == cap and phase != D.PH_GAME_OVER):
         _fail(f"ply {ply} has reached max_decisions {cap} but the game goes on")
+    if state[D.G_TURNS] > ply:
+        _fail(f"turns {int(state[D.G_TURNS])} exceed the {ply} decisions made")  # a turn: >= 2
     dice = state[D.G_DICE:D.G_DICE + D.NUM_DICE]
     if (np.diff(dice) < 0).any():
         _fail(f"dice {dice.tolist()} must be in ascending order")
@@ -131,6 +134,7 @@ def _validate_pending(state: np.ndarray, phase: int, truncated: bool) -> None:
             _fail(f"pending_left {left} with {_popcount(placed)} placed is not 1..5 in all")
         if code not in (D.WALL, D.CRATE) and (left != 1 or placed):
             _fail("a church or a character is placed alone")
+        _validate_room_to_place(state, code, left, placed, base)
         if placing_bonus and code < D.CITIZEN:
             _fail("placing_bonus is set but no character is pending")
         if due and not placing_bonus:
@@ -148,6 +152,20 @@ def _validate_pending(state: np.ndarray, phase: int, truncated: bool) -> None:
             _fail("the bonus choice needs a tower character due")
         if not (board[~D.IS_TOWER] == D.EMPTY).any():
             _fail("a tower character is offered but the city is full")       # SM-7.3.6
+
+
+def _validate_room_to_place(state, code: int, left: int, placed: int, base: int) -> None:
+    """The items still to place all fit, whatever cells the player picks (so no later
+    decision is left without a legal action): walls on free outer spaces (SM-7.3.1), crates
+    next to this turn's group, which is one N4 group (SM-7.2)."""
+    empty = empty_bb(state, base)
+    if code == D.WALL and _popcount(empty & D.OUTER_BB) < left:
+        _fail(f"{left} walls to place but fewer free outer spaces")
+    if code == D.CRATE and placed:
+        if grow_n4(placed & -placed, placed) != placed:
+            _fail("this turn's crates are not one orthogonal group")
+        if _popcount(grow_n4(placed, empty | placed) & ~placed) < left:
+            _fail(f"{left} crates to place but the group has no room for them")
 
 
 def _validate_end(state: np.ndarray, players: int, phase: int, truncated: bool) -> None:
@@ -212,3 +230,23 @@ def _validate_city(state: np.ndarray, seat: int, present: bool, truncated: bool)
     inner = board.reshape(7, 7)[1:6, 1:6]
     if (inner == D.WALL).any():
         _fail(f"seat {seat}: a wall on an inner space")                  # SM-2.5
+    _validate_room(state, block, board, open_sides=~(done | broken) & 0xF)
+
+
+def _validate_room(state: np.ndarray, block: np.ndarray, board: np.ndarray,
+                   open_sides: int) -> None:
+    """Coins, logs and VP are unbounded in the rules (SM-2.9 .. SM-2.11) but each gain uses
+    up an empty space or a side's reward, so a state is refused unless what it holds plus
+    all it can still gain fits the bounds: play can then never leave them.  A space yields
+    at most 14 VP (a juggler among 7 character types, SM-7.5.2) or 8 coins (a merchant
+    among 8 crates, SM-7.5.4); a delivery turns 2 or more coins into at most 5 logs
+    (SM-7.1), so logs + 3 * coins never grows."""
+    empty = int((board[~D.IS_TOWER] == D.EMPTY).sum())
+    kinds = state[D.C_TOWER_KIND:D.C_TOWER_KIND + 4]
+    amounts = state[D.C_TOWER_AMOUNT:D.C_TOWER_AMOUNT + 4]
+    reward = {kind: sum(int(amounts[s]) for s in range(4) if open_sides >> s & 1
+                        and kinds[s] == kind) for kind in (D.REWARD_COINS, D.REWARD_VP)}
+    vp_room = int(block[D.P_VP]) + D.MAX_VP_PER_SPACE * empty + reward[D.REWARD_VP]
+    coins = int(block[D.P_COINS]) + D.MAX_COINS_PER_SPACE * empty + reward[D.REWARD_COINS]
+    if vp_room > D.BIG or int(block[D.P_LOGS]) + 3 * coins > D.BIG:
+        _fail(f"VP, coins or logs too near the {D.BIG} bound for what the game can still add")

@@ -101,6 +101,9 @@ def test_the_issue_crashers_are_refused(field, value):
     (("p0_sides_done", 1), "done without five walls"),
     (("p3_coins", 1), "not in the game"),
     (("dice", 0, 6), "dice"),
+    (("turns", 5), "turns 5 exceed"),                          # a turn takes decisions
+    (("p0_vp", 10**6), "too near"),                            # room for the gains to come
+    (("p0_coins", 340_000), "too near"),                       # logs + 3 * coins
 ])
 def test_out_of_range_and_inconsistent_values_are_refused(change, match):
     env = fresh(7)
@@ -126,21 +129,13 @@ def test_a_bonus_choice_with_no_character_due_is_refused():
 
 
 def test_a_decision_without_a_legal_action_is_refused():
-    """A crate group to continue (SM-7.2) whose cells have no empty neighbour left."""
+    """Three crates to draw as one group (SM-7.2) in a city whose only free spaces are d4
+    and e4: no first crate can be placed, a dead end."""
     env = fresh(7, start_crates=())
-    data = json.loads(env.state_to_json())
-    f = data["fields"]
-    board = f["p0_board"]
-    for cell in (16, 17, 18, 24, 26, 30, 31, 32):            # the ring around d4 (cell 24)
-        board[cell] = D.CHURCH_1
-    board[24] = D.CRATE
-    f.update(phase=D.PH_PLACE, dice=[2, 2, 2, 3, 4], rolls_used=3, roll_mask=0,
-             pending_code=D.CRATE, pending_left=1, placed_this_turn=1 << 24)
-    board[23], board[25] = D.CHURCH_1, D.CHURCH_1
-    refused(env, json.dumps(data), match="no legal action")
-    board[25] = D.EMPTY                                       # one free neighbour: fine
-    env.state_from_json(json.dumps(data))
-    assert env.legal_actions() == [D.A_PLACE + 25]
+    full = {c: D.CRATE for c in range(D.NUM_CELLS) if not D.IS_TOWER[c] and c not in (24, 25)}
+    refused(env, _placing(env, D.CRATE, 3, 0, full), match="no legal action")
+    env.state_from_json(_placing(env, D.CRATE, 2, 0, full))
+    assert env.legal_actions() == [D.A_PLACE + 24, D.A_PLACE + 25]
 
 
 def test_every_state_reached_by_play_is_valid_and_round_trips():
@@ -165,3 +160,34 @@ def test_every_state_reached_by_play_is_valid_and_round_trips():
                 assert np.array_equal(loaded, state) and np.array_equal(loaded_rng, rng)
         assert bool(state[D.G_TRUNCATED]) == (steps == cap)
 
+
+
+def _placing(env, code: int, left: int, placed: int, cells: dict) -> str:
+    data = json.loads(env.state_to_json())
+    f = data["fields"]
+    for cell, value in cells.items():
+        f["p0_board"][cell] = value
+    f["p0_sides_broken"] = sum(                              # SM-7.3.4
+        1 << side for side in range(4)
+        if any(f["p0_board"][int(c)] not in (D.EMPTY, D.WALL) for c in D.SIDE_CELLS[side]))
+    f.update(phase=D.PH_PLACE, dice=[2, 2, 3, 3, 3], rolls_used=3, roll_mask=0,
+             pending_code=code, pending_left=left, placed_this_turn=placed)
+    return json.dumps(data)
+
+
+def test_items_left_to_place_must_fit_whatever_cells_are_picked():
+    """SM-7.3.1 / SM-7.2: a state whose remaining walls or crates cannot all be drawn would
+    leave a later decision with no legal action; such states are refused."""
+    env = fresh(7, start_crates=())
+    outer = [int(c) for c in D.SIDE_CELLS.ravel()]
+    walls = {c: D.CRATE for c in outer[2:]}                   # two free outer spaces
+    env.state_from_json(_placing(env, D.WALL, 2, 0, walls))
+    refused(env, _placing(env, D.WALL, 3, 0, walls), match="free outer")
+    # Crates: the group b2 (cell 8) walled in but for c2 (9), then d2 (10) beyond it.
+    ring = {c: D.CHURCH_1 for c in (15, 16, 17, 11, 18)}
+    ring[8] = D.CRATE
+    ring[1], ring[2], ring[3], ring[7] = D.CRATE, D.CRATE, D.CRATE, D.CRATE
+    env.state_from_json(_placing(env, D.CRATE, 2, 1 << 8, ring))
+    refused(env, _placing(env, D.CRATE, 3, 1 << 8, ring), match="no room")
+    ring[10] = D.CRATE
+    refused(env, _placing(env, D.CRATE, 1, 1 << 8 | 1 << 10, ring), match="one orthogonal")
