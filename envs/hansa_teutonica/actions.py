@@ -16,6 +16,7 @@ from .board import (
     first_empty_office,
     player_base,
 )
+from .compensation import compensation_can_continue, compensation_source
 from .data import (
     A_DONE,
     A_PICK,
@@ -79,11 +80,7 @@ from .data import (
     TRACK_VALUES,
     TRADER,
 )
-from .masks import (
-    compensation_can_continue,
-    compensation_source,
-    reward_ok,
-)
+from .masks import reward_ok
 
 # --- shared helpers -----------------------------------------------------------------------
 

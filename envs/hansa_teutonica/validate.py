@@ -1,8 +1,13 @@
 """Consistency checks of a Hansa Teutonica state (JSON loading and the test invariants).
 
-``validate_state`` raises ``ValueError`` naming what is wrong.  It checks ranges, the
-phase/seat agreement, the piece conservation of HT-4.5 for every player and the
-conservation of the 16 bonus markers (HT-1.4).
+``validate_state`` raises ``ValueError`` naming what is wrong.  It checks every field
+against ``data.FIELD_BOUNDS`` (as ``state_from_json`` does first), then what depends on
+other fields: seats below ``num_players``, the board side's routes and spaces, the fields
+each phase reads (the route being established, the displacement's victim and origin, the
+pieces in hand, the plate, the revealed marker) and their resting values elsewhere, the
+decision cap and counters (HT-9.5), a legal move at every decision, the piece conservation
+of HT-4.5 for every player and the conservation of the 16 bonus markers (HT-1.4).  After
+it passes, no kernel can index outside its arrays or loop without end.
 """
 
 from __future__ import annotations
