@@ -51,7 +51,8 @@ def make_config(**options) -> np.ndarray:
         raise ValueError("option tower_rewards needs one (kind, amount) per side N, E, S, W, "
                          f"got {len(rewards)}")
     for side, (kind, amount) in enumerate(rewards):
-        kind = check_choice(f"tower_rewards[{side}] kind", kind, sorted(D.REWARD_KIND_CODES))
+        kind = check_choice(f"tower_rewards[{side}] (a tower reward's kind)", kind,
+                            sorted(D.REWARD_KIND_CODES))
         if kind == "character":
             # The amount is the highest level the player may draw (SM-7.3.2: 3 = level <= 3).
             amount = check_int(f"tower_rewards[{side}] character level", amount, 1, D.MAX_LEVEL)

@@ -36,6 +36,7 @@ def make_config() -> np.ndarray:
     put(D.C_START_COINS, o["start_coins"])
     put(D.C_START_LOGS, o["start_logs"])
     put(D.C_DEDUPE, int(o["dedupe_rerolls"]))
+    put(D.C_MAX_DECISIONS, o["max_decisions"])
     return cfg
 
 
