@@ -14,6 +14,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .contract import (
+    CHANCE,
     H_NUM_PLAYERS,
     H_PHASE,
     H_TO_MOVE,
@@ -267,6 +268,10 @@ class KernelEnv(AECEnv):
         self.state[:] = state
         if rng is not None:
             self.rng[:] = rng           # in place: the bound step kernel expects this dtype
+        if int(self.state[H_TO_MOVE]) == CHANCE:
+            # Saved at a chance node (a search or the kernels can write one): the env rolls
+            # what is due with its generator, as after any step.
+            self.spec.kernels["resolve_chance"](self.state, self.rng)
         self._refresh_mask()
         if int(self.state[H_TO_MOVE]) < 0:
             # An ended game loaded into an env that has not played: someone must be

@@ -276,3 +276,44 @@ def test_each_legal_action_has_its_own_name_that_parses_back(name):
             assert env.str_to_action(move) == action
             assert env.str_to_action(move.upper()) == action      # typing is forgiving
         env.step(int(rng.choice(legal)))
+
+
+# --- a state saved at a chance node loads and rolls on --------------------------------------
+
+def _chance_node_state(name, seed=3, steps=300):
+    """A state the kernels leave at a chance node (apply_action without rolling), as a
+    search writes one; None if the game's validator refuses all such states."""
+    from meeplezoo.envs.core.contract import CHANCE, H_TO_MOVE
+    from meeplezoo.envs.core.state_io import state_to_json
+
+    game = spec(name)
+    env = make(name, num_players=game.min_players)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if env._game_over:
+            return None
+        for action in env.legal_actions():
+            probe = env.state.copy()
+            game.kernels["apply_action"](probe, action)
+            if probe[H_TO_MOVE] == CHANCE:
+                try:
+                    game.validate_state(probe)
+                except ValueError:
+                    continue
+                return state_to_json(game, probe, env.rng)
+        env.step(int(rng.choice(env.legal_actions())))
+    return None
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_state_saved_at_a_chance_node_rolls_on_when_loaded(name):
+    text = _chance_node_state(name)
+    if text is None:
+        pytest.skip(f"{name}'s validator accepts no state at a chance node")
+    env = make(name, num_players=spec(name).min_players)
+    env.state_from_json(text)
+    assert env.game_over or env.action_mask().sum() > 0
+    twin = make(name, num_players=spec(name).min_players)
+    twin.state_from_json(text)
+    np.testing.assert_array_equal(twin.state, env.state)        # rolled with the saved rng
