@@ -185,7 +185,7 @@ GAMES = {
         corrupt_edits=(
             ("missing", lambda d: d["fields"].pop("ducats"), "missing"),
             ("ducats", lambda d: d["fields"].update(ducats=[-1, 5, 0, 0]),
-             "negative ducats|ledger"),
+             "negative ducats|ledger|ducats.*outside the range"),
             ("galley", lambda d: d["fields"].update(galley_sailors=[9] + [0] * 14), "galley"),
             ("goods", lambda d: d["fields"].update(goods_supply=[0] * 6), "goods not conserved"),
             ("sailors", lambda d: d["fields"].update(sailor_supply=[1, 1, 0, 0]),
