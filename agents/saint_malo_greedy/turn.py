@@ -77,8 +77,13 @@ def _step_value(state, seat, ctx, mask):
     if phase == PH_PLACE and state[G_PENDING_CODE] >= CITIZEN:
         return _character_value(state, seat, ctx, mask)
     if phase == PH_BONUS_CHOICE:
+        # Only the characters the reward's level offers (SM-7.3.2): read them off the mask.
+        legal_mask(state, mask)
+        offered = mask[A_CHARACTER:A_CHARACTER + 5].copy()
         best = NEG
         for kind in range(5):
+            if not offered[kind]:
+                continue
             child = state.copy()
             apply_action(child, A_CHARACTER + kind)
             best = max(best, _character_value(child, seat, ctx, mask))

@@ -80,7 +80,7 @@ GAMES = {
             ("missing", lambda d: d["fields"].pop("dice"), "missing"),
             ("dice-count", lambda d: d["fields"].update(dice=[0, 1]), "dice"),
             ("dice-order", lambda d: d["fields"].update(dice=[5, 4, 3, 2, 1]), "ascending"),
-            ("coins", lambda d: d["fields"].update(p0_coins=-1), "negative|p0_coins.*outside the range"),
+            ("coins", lambda d: d["fields"].update(p0_coins=-1), "negative|p0_coins.*outside"),
             ("board", lambda d: d["fields"].update(p0_board=[0] * 49), "tower"),
             ("to_move", lambda d: d["fields"].update(to_move=1, phase=0), "to_move"),
             ("pirates", lambda d: d["fields"].update(pirate_boxes=5), "attacks_done"),
