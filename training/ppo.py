@@ -16,7 +16,6 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
-import math
 import random
 import time
 from dataclasses import dataclass
@@ -38,6 +37,7 @@ from .checkpoint import (
     restore_rng,
     save_checkpoint,
 )
+from .checks import check_options
 from .collect import Collector, compute_gae
 from .evaluate import append_eval_rows, evaluate_checkpoint
 from .pool import OpponentPool
@@ -200,35 +200,10 @@ def run_path(options: Options) -> Path:
     return Path(options.run_dir) / name
 
 
-def check_options(options: Options) -> None:
-    """Refuse, with one clear ``ValueError``, a budget or shape that cannot train."""
-    game_spec = spec(options.game)
-    if not game_spec.min_players <= options.players <= game_spec.max_players:
-        raise ValueError(f"--players {options.players}: {options.game} is for "
-                         f"{game_spec.min_players}-{game_spec.max_players} players")
-    if not options.hidden or any(size < 1 for size in options.hidden):
-        raise ValueError(f"--hidden needs one or more layer sizes >= 1, got {options.hidden}")
-    for name in ("num_envs", "num_steps", "update_epochs", "num_minibatches",
-                 "checkpoint_every", "eval_games", "pool_every", "pool_size"):
-        if getattr(options, name) < 1:
-            raise ValueError(f"--{name.replace('_', '-')} must be >= 1, "
-                             f"got {getattr(options, name)}")
-    if (options.num_envs * options.num_steps) % options.num_minibatches:
-        raise ValueError("--num-minibatches must divide num_envs * num_steps")
-    for name in ("learning_rate", "gamma", "gae_lambda", "clip_coef", "max_grad_norm"):
-        value = getattr(options, name)
-        if not math.isfinite(value) or value <= 0:
-            raise ValueError(f"--{name.replace('_', '-')} must be a finite number > 0, "
-                             f"got {value}")
-    if not 0 <= options.opponent_fraction <= 1 or not math.isfinite(options.minutes) \
-            or options.minutes < 0:
-        raise ValueError("--opponent-fraction must be in [0, 1] and --minutes >= 0")
-
-
 def train(options: Options) -> dict:
     """Train with ``options``; returns the final counters and the checkpoint path."""
     options = dataclasses.replace(options, game=canonical_game(options.game))
-    check_options(options)
+    check_options(options, spec(options.game))
     game_spec = spec(options.game)
     if options.torch_threads:
         torch.set_num_threads(options.torch_threads)

@@ -13,11 +13,13 @@ pytest.importorskip("tyro")
 from test_collect import ObsValue, ScriptedEnv  # noqa: E402
 
 from meeplezoo.agents.ppo.network import make_network, network_meta  # noqa: E402
+from meeplezoo.envs import spec  # noqa: E402
 from meeplezoo.training.collect import Collector, compute_gae  # noqa: E402
 from meeplezoo.training.pool import OpponentPool  # noqa: E402
 from meeplezoo.training.ppo import Options, normalise_advantages, ppo_loss, train  # noqa: E402
 
-META = network_meta("saint_malo_v0", 5, 3, [4])
+META = network_meta("saint_malo_v0", spec("saint_malo_v0").obs_size,
+                    spec("saint_malo_v0").num_actions, [4])
 
 
 def snapshot(value: float) -> dict:
@@ -48,8 +50,8 @@ def test_pool_add_sample_and_size_limit(tmp_path):
     assert snapshot_id in (2, 3, 4)
     assert all((p == snapshot_id).all() for p in net.parameters())
     assert pool.network(snapshot_id) is net                  # cached
-    logits, value = net(torch.zeros(2, 5))
-    assert logits.shape == (2, 3) and value.shape == (2,)
+    logits, value = net(torch.zeros(2, META["obs_size"]))
+    assert logits.shape == (2, META["num_actions"]) and value.shape == (2,)
 
 
 def test_pool_sampling_favours_recent_snapshots(tmp_path):

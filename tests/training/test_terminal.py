@@ -96,7 +96,7 @@ def test_undo_command_and_nothing_to_undo():
     game, out = new_game(commands=["undo"], limit=0)
     game.run()
     assert "nothing to undo" in out.getvalue()
-    game, out = new_game(commands=["1", "undo", "quit"])
+    game, out = new_game(commands=["1", "undo", "quit"], options={"start_seat": 0})
     game.run()
     assert "undone: back to move 1" in out.getvalue() and game.actions == []
 
