@@ -131,6 +131,17 @@ def state_from_json(spec: GameSpec,
     return state, rng
 
 
+def check_field_bounds(state_fields: dict, field_bounds: dict, state: np.ndarray) -> None:
+    """The load's range check on a state array (for callers of a game's ``validate_state``
+    that did not come through ``state_from_json``); raises ``ValueError``."""
+    for name, (offset, length) in state_fields.items():
+        low, high = field_bounds[name]
+        values = state[offset:offset + length]
+        if ((values < low) | (values > high)).any():
+            raise ValueError(f"field {name!r} holds {_short(values.tolist())}, outside the "
+                             f"range {low}..{high} the rules can reach")
+
+
 def _short(value) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.contract import CHANCE, H_NUM_PLAYERS, H_PHASE, H_PLY, H_TO_MOVE, TERMINAL
+from ..core.state_io import check_field_bounds
 from . import data as D
 from .board import route_owned_by
 from .masks import legal_mask
@@ -70,21 +71,12 @@ def marker_total(state: np.ndarray, players: int) -> int:
     return total
 
 
-def _check_bounds(state: np.ndarray) -> None:
-    """data.FIELD_BOUNDS, as state_io checks them on load (repeated for direct callers)."""
-    for name, (offset, length) in D.STATE_FIELDS.items():
-        low, high = D.FIELD_BOUNDS[name]
-        values = state[offset:offset + length]
-        if ((values < low) | (values > high)).any():
-            _fail(f"field {name} holds a value outside {low}..{high}")
-
-
 def validate_state(state: np.ndarray) -> None:
     """Every check a loaded state must pass so that no kernel indexes out of range, loops
     forever or meets a decision without a legal move; then the rules' conservation laws."""
     if state.shape != (D.STATE_SIZE,):
         _fail(f"state must have {D.STATE_SIZE} slots, got shape {state.shape}")
-    _check_bounds(state)
+    check_field_bounds(D.STATE_FIELDS, D.FIELD_BOUNDS, state)   # for direct callers
     players = int(state[H_NUM_PLAYERS])
     side = int(state[D.G_SIDE])
     if side != (0 if players <= 3 else 1):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.contract import CHANCE, H_NUM_PLAYERS, H_PHASE, H_PLY, H_TO_MOVE, TERMINAL
+from ..core.state_io import check_field_bounds
 from . import data as D
 from .city import empty_bb, grow_n4
 from .masks import legal_mask
@@ -24,14 +25,6 @@ def _fail(message: str):
 
 def _popcount(bb: int) -> int:
     return bin(int(bb)).count("1")
-
-
-def validate_bounds(state: np.ndarray) -> None:
-    for name, (offset, length) in D.STATE_FIELDS.items():
-        low, high = D.FIELD_BOUNDS[name]
-        values = state[offset:offset + length]
-        if ((values < low) | (values > high)).any():
-            _fail(f"{name} {values.tolist()} outside {low}..{high}")
 
 
 def validate_config(state: np.ndarray) -> None:
@@ -50,7 +43,7 @@ def validate_config(state: np.ndarray) -> None:
 def validate_state(state: np.ndarray) -> None:
     if state.shape != (D.STATE_SIZE,):
         _fail(f"state must have {D.STATE_SIZE} slots, got shape {state.shape}")
-    validate_bounds(state)
+    check_field_bounds(D.STATE_FIELDS, D.FIELD_BOUNDS, state)   # for direct callers
     validate_config(state)
     players = int(state[H_NUM_PLAYERS])
     phase, to_move = int(state[H_PHASE]), int(state[H_TO_MOVE])
