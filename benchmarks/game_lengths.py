@@ -3,7 +3,7 @@
 ``python -m meeplezoo.benchmarks.game_lengths [--games 10000] [--players 2 3 4 5]``
 plays ``--games`` games in all (split evenly over the player counts) entirely in compiled
 code, once with uniformly random legal actions and once with the heuristic policy, on the
-default options (20,000-decision cap).  For each player count and policy it reports how
+default options (3,000-decision cap).  For each player count and policy it reports how
 many games ended by the rules and how many were cut off at the cap (PettingZoo
 truncation), the longest game in decisions, the longest game that ended by the rules,
 and the median.  Results go to ``benchmarks/results/game_lengths_hansa_teutonica.json``.
