@@ -289,6 +289,14 @@ def _chance_node_state(name, seed=3, steps=300):
     game = spec(name)
     env = make(name, num_players=game.min_players)
     env.reset(seed=seed)
+    start = np.zeros_like(env.state)            # the set-up, before its chance events
+    game.kernels["init_state"](start, game.min_players, env._config, 0)
+    if start[H_TO_MOVE] == CHANCE:
+        try:
+            game.validate_state(start)
+            return state_to_json(game, start, env.rng)
+        except ValueError:
+            pass
     rng = np.random.default_rng(seed)
     for _ in range(steps):
         if env._game_over:
