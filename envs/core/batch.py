@@ -6,22 +6,21 @@ seat to move, auto-resets finished games (reporting their final rewards first), 
 writes each game's next mask and, optionally, the observation of the seat to move: the
 loop a self-play collector needs, with no Python per game.
 
-The compiled loop is generic; each game gets a small wrapper that binds its kernels.  The
-wrapper is built once per game per process (numba cannot cache a function that holds
-other compiled functions as values), and the generic loop it calls is cached on disk.
+The compiled loops are written once (``batch_loops.py``, a template); each game gets a
+generated copy bound to its kernels, which numba caches on disk like any kernel, so a new
+process's first ``step`` loads compiled code instead of compiling it.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-import numba
 import numpy as np
 
-from .contract import MASK_DTYPE, OBS_DTYPE, STATE_DTYPE, TERMINAL, GameSpec
-from .jit import njit, njit_generic
+from .contract import MASK_DTYPE, OBS_DTYPE, STATE_DTYPE, GameSpec
+from .jit import njit
 from .options import check_float, check_int
-from .rewards import final_rewards, scheme_code
+from .rewards import scheme_code
 from .rng import rand_below, spawn_rngs
 
 
@@ -59,79 +58,14 @@ def start_seat_of(start_seat, rng, num_players):
     return np.int64(rng[0] % np.uint64(num_players))
 
 
-@njit_generic
-def batch_step_loop(states, actions, rngs, masks, obs, to_move, rewards, done, scores_out,
-                    num_players, config, start_seat, scheme, margin_scale, write_obs,
-                    env_step, env_reset, observe, scores, tiebreaks):
-    tiebreak_out = np.zeros(num_players, dtype=np.int64)
-    for game in range(states.shape[0]):
-        rewards[game, :] = 0.0
-        done[game] = 0
-        seat = env_step(states[game], actions[game], rngs[game], masks[game])
-        if seat == TERMINAL:
-            scores(states[game], scores_out[game])
-            tiebreaks(states[game], tiebreak_out)
-            final_rewards(scores_out[game], tiebreak_out, num_players, scheme, margin_scale,
-                          rewards[game])
-            done[game] = 1
-            first = start_seat_of(start_seat, rngs[game], num_players)
-            seat = env_reset(states[game], num_players, config, first, rngs[game], masks[game])
-        to_move[game] = seat
-        if write_obs:
-            observe(states[game], seat, obs[game])
-
-
-@njit_generic
-def batch_reset_loop(states, rngs, masks, obs, to_move, num_players, config, start_seat,
-                     write_obs, env_reset, observe):
-    for game in range(states.shape[0]):
-        first = start_seat_of(start_seat, rngs[game], num_players)
-        seat = env_reset(states[game], num_players, config, first, rngs[game], masks[game])
-        to_move[game] = seat
-        if write_obs:
-            observe(states[game], seat, obs[game])
-
-
-@njit_generic
-def random_playouts_loop(num_games, num_players, config, start_seat, rng, state, mask,
-                         env_reset, env_step):
-    """Play ``num_games`` uniformly random games to the end; returns decisions made."""
-    decisions = 0
-    for _ in range(num_games):
-        env_reset(state, num_players, config, start_seat_of(start_seat, rng, num_players), rng,
-                  mask)
-        while True:
-            decisions += 1
-            if env_step(state, pick_random_legal(mask, rng), rng, mask) == TERMINAL:
-                break
-    return decisions
-
-
 @cache
 def compiled_loops(spec: GameSpec):
-    """Per-game wrappers binding the game's kernels into the generic loops."""
-    k = spec.kernels
-    env_step, env_reset, observe = k["env_step"], k["env_reset"], k["observe"]
-    scores, tiebreaks = k["scores"], k["tiebreaks"]
+    """The game's copy of the loops in ``batch_loops.py`` (step, reset, playouts), cached
+    on disk by numba (see ``specialize``): a new process loads them, it does not compile."""
+    from .specialize import game_module
 
-    @numba.njit(nogil=True)
-    def step(states, actions, rngs, masks, obs, to_move, rewards, done, scores_out,
-             num_players, config, start_seat, scheme, margin_scale, write_obs):
-        batch_step_loop(states, actions, rngs, masks, obs, to_move, rewards, done, scores_out,
-                        num_players, config, start_seat, scheme, margin_scale, write_obs,
-                        env_step, env_reset, observe, scores, tiebreaks)
-
-    @numba.njit(nogil=True)
-    def reset(states, rngs, masks, obs, to_move, num_players, config, start_seat, write_obs):
-        batch_reset_loop(states, rngs, masks, obs, to_move, num_players, config, start_seat,
-                         write_obs, env_reset, observe)
-
-    @numba.njit(nogil=True)
-    def playouts(num_games, num_players, config, start_seat, rng, state, mask):
-        return random_playouts_loop(num_games, num_players, config, start_seat, rng, state,
-                                    mask, env_reset, env_step)
-
-    return step, reset, playouts
+    loops = game_module(spec, "meeplezoo.envs.core.batch_loops")
+    return loops.step, loops.reset, loops.playouts
 
 
 class BatchEnv:

@@ -1,0 +1,82 @@
+"""Per-game copies of generic compiled code, so numba can cache them on disk.
+
+numba cannot cache a function that receives compiled functions as arguments (they become
+function pointers, "dynamic globals"), but it caches one that calls compiled functions
+held as module globals.  So generic loops are written once, in a *template* module whose
+functions call the contract's kernels by their contract names (``env_step``, ``observe``,
+...) without defining them; :func:`game_module` writes, per game, a module that imports
+that game's kernels under those names followed by the template's source, into the
+project's numba cache folder (which is keyed by a hash of every kernel source, so a
+change anywhere gives a fresh folder and a stale copy never runs), and imports it.  Its
+``@njit`` functions are then cached like any kernel: a new process loads them instead of
+compiling.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+import tempfile
+from pathlib import Path
+from types import ModuleType
+
+from .contract import GameSpec
+from .jit import CACHE_DIR
+
+_LOADED: dict[tuple[str, str, tuple], ModuleType] = {}
+
+
+def _import_line(name: str, function) -> str:
+    python = getattr(function, "py_func", function)
+    module, attribute = python.__module__, python.__name__
+    if module == "__main__" or getattr(importlib.import_module(module), attribute,
+                                       None) is not function:
+        raise ValueError(f"{name} ({module}.{attribute}) is not importable by name, so it "
+                         "cannot be bound into a cached per-game module")
+    return f"from {module} import {attribute} as {name}\n"
+
+
+def _write_if_changed(path: Path, source: str) -> Path:
+    """Write ``source`` atomically, only when it differs: numba keys its cache on the
+    file's modification time, so rewriting an unchanged file would waste the cache."""
+    try:
+        if path.read_text() == source:
+            return path
+    except OSError:
+        pass
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    except OSError:                  # a read-only cache: generate into a private folder
+        folder = Path(tempfile.gettempdir()) / f"meeplezoo-generated-{os.getuid()}"
+        return _write_if_changed(folder / CACHE_DIR.name / path.name, source)
+    with os.fdopen(handle, "w") as file:
+        file.write(source)
+    os.replace(temporary, path)
+    return path
+
+
+def game_module(spec: GameSpec, template: str, bindings: dict | None = None) -> ModuleType:
+    """The per-game module of ``template`` (a module name under ``meeplezoo``), its free
+    names bound to ``spec``'s kernels and to ``bindings`` (name -> compiled function)."""
+    bindings = dict(bindings or {})
+    key = (spec.name, template, tuple(sorted((n, id(f)) for n, f in bindings.items())))
+    if key in _LOADED:
+        return _LOADED[key]
+    template_file = importlib.util.find_spec(template).origin
+    header = [f'"""Generated from {template} for {spec.name}: do not edit."""\n']
+    header += [_import_line(name, kernel) for name, kernel in sorted(spec.kernels.items())]
+    header += [_import_line(name, function) for name, function in sorted(bindings.items())]
+    source = "".join(header) + Path(template_file).read_text()
+    suffix = "_".join(getattr(f, "__name__", "f") for _, f in sorted(bindings.items()))
+    stem = "_".join(filter(None, [template.rsplit(".", 1)[-1], spec.name, suffix]))
+    path = _write_if_changed(CACHE_DIR / "generated" / f"{stem}.py", source)
+    module_name = f"meeplezoo_generated.{stem}"
+    loader_spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(loader_spec)
+    sys.modules[module_name] = module
+    loader_spec.loader.exec_module(module)
+    _LOADED[key] = module
+    return module
