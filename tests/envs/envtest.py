@@ -48,3 +48,20 @@ def play_legal(state, actions, legal, apply_action) -> None:
         allowed = legal(state)
         assert action in allowed, f"action {action} illegal in phase {state[H_PHASE]}: {allowed}"
         apply_action(state, action)
+
+
+def assert_move_names(env, parse: bool = True) -> None:
+    """Issue 15 item 9 at the current position: one name per legal action, exactly what
+    ``action_to_str`` writes, distinct even ignoring case and spacing, and (``parse``)
+    each read back by ``str_to_action`` as typed, lower-cased and upper-cased with spaces."""
+    from meeplezoo.envs.core.notation import normalise
+
+    legal, names = env.legal_actions(), env.legal_move_names()
+    assert names == [env.action_to_str(a) for a in legal], env.phase
+    assert len(set(names)) == len({normalise(n) for n in names}) == len(legal), \
+        (env.phase, names)
+    if parse:
+        for action, name in zip(legal, names, strict=True):
+            assert env.str_to_action(name) == action
+            assert env.str_to_action(name.lower()) == action
+            assert env.str_to_action(f"  {name.upper()} ") == action

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from envtest import assert_move_names
 
 import meeplezoo.envs.hansa_v0 as hansa_v0
 from meeplezoo.envs.core.contract import H_TO_MOVE, TERMINAL
@@ -121,13 +122,7 @@ def test_move_names_are_unique_and_parse_back_in_every_phase(options):
         env.reset(seed=seed)
         rng = np.random.default_rng(seed)
         while not env.unwrapped._game_over:
-            legal = env.legal_actions()
-            names = env.legal_move_names()
-            assert names == [env.action_to_str(a) for a in legal]
-            assert len(set(names)) == len(names) == len(legal)
-            for action, name in zip(legal, names, strict=True):
-                assert env.str_to_action(name) == action
-                assert env.str_to_action(f"  {name.upper()} ") == action
+            assert_move_names(env)
             phases.add(env.phase)
-            env.step(int(rng.choice(legal)))
+            env.step(int(rng.choice(env.legal_actions())))
     assert phases == {"init_place", "refill", "actions", "selling", "tax"}

@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from envtest import assert_move_names
 from saint_malo_setup import (
     CHARACTER_ACTION,
     draw,
@@ -125,11 +126,8 @@ def test_every_legal_action_has_its_own_name_that_parses_back(players, dedupe):
     for game in range(3):
         env.reset(seed=100 * players + game)
         while not env._game_over:
-            legal_actions, names = env.legal_actions(), env.legal_move_names()
-            assert len(set(names)) == len(legal_actions), (env.phase, names)
-            for action, name in zip(legal_actions, names, strict=True):
-                assert env.str_to_action(name) == action
-            env.step(int(policy.choice(legal_actions)))
+            assert_move_names(env)
+            env.step(int(policy.choice(env.legal_actions())))
 
 
 def test_reroll_names_without_dedupe_say_which_dice():
