@@ -153,7 +153,8 @@ def fuzz(game: str, players: int, states: int = 20, seed: int = 0, steps: int = 
     from meeplezoo.envs import spec as game_spec
 
     spec = game_spec(game)
-    total = len(mutations(spec, ["{}"] * states, seed, multi))
+    todo = mutations(spec, ["{}"] * states, seed, multi)   # only the count of states matters
+    total = len(todo)
     child_env = dict(os.environ)
     if boundscheck:
         child_env["NUMBA_BOUNDSCHECK"] = "1"
@@ -197,14 +198,11 @@ def fuzz(game: str, players: int, states: int = 20, seed: int = 0, steps: int = 
                           f"{stderr.splitlines()[-1] if stderr else ''!r}\n")
             start = reached + 1
         lines = results.read_text().splitlines()
-    saved_for_report = None
     for line in lines:
         number, outcome, *rest = line.split(" ", 2)
         counts[outcome] += 1
         if outcome in ("crash", "hang", "failure"):
-            if saved_for_report is None:
-                saved_for_report = mutations(spec, ["{}"] * states, seed, multi)
-            index, change = saved_for_report[int(number)]
+            index, change = todo[int(number)]
             findings.append({"mutation": int(number), "state": index, "change": change,
                              "outcome": outcome, "detail": rest[0] if rest else ""})
     return {"game": game, "players": players, "states": states, "seed": seed,
