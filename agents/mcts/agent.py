@@ -14,7 +14,6 @@ import time
 from collections.abc import Callable
 from functools import cache
 
-import numba
 import numpy as np
 
 from meeplezoo.envs.core.contract import H_NUM_PLAYERS, MASK_DTYPE, GameSpec
@@ -22,18 +21,19 @@ from meeplezoo.envs.core.rng import new_rng
 
 from ..base import Agent
 from . import search
-from .reuse import find_position
 from .search import P_OWNER_SLOT, P_ROOT_OWNER
 from .tree import M_ROOT, Tree
 
 
 @cache
 def compiled_search(spec: GameSpec, policy_name: str = "random", leaf_value=None):
-    """Wrappers binding one game's kernels into the generic search (built once per game)."""
+    """The game's copy of the search (``search.py`` is its template): simulate,
+    select_leaves, find_position and masks_of, cached on disk by numba when every bound
+    function is importable by name (a leaf value defined in a notebook is compiled per
+    process instead)."""
+    from meeplezoo.envs.core.specialize import game_module
+
     k = spec.kernels
-    legal, apply_action = k["legal_mask"], k["apply_action"]
-    sample, apply_chance, outcomes = k["sample_chance"], k["apply_chance"], k["chance_outcomes"]
-    scores, tiebreaks = k["scores"], k["tiebreaks"]
     # The heuristic is also the prior's favourite move (a game without one cannot use prior).
     heuristic = k.get("rollout_policy", search.random_policy)
     if policy_name == "random":
@@ -43,33 +43,9 @@ def compiled_search(spec: GameSpec, policy_name: str = "random", leaf_value=None
     else:
         raise ValueError(f"{spec.name} has no heuristic rollout policy")
     leaf = search.no_leaf_value if leaf_value is None else leaf_value
-
-    @numba.njit(nogil=True)
-    def simulate(n, root_state, nodes, values, edges, priors, meta, params, rng, state, mask,
-                 codes, probs):
-        search.simulate(n, root_state, nodes, values, edges, priors, meta, params, rng, state,
-                        mask, codes, probs, legal, apply_action, sample, apply_chance,
-                        outcomes, scores, tiebreaks, policy, leaf, heuristic)
-
-    @numba.njit(nogil=True)
-    def select_leaves(batch, root_state, nodes, values, edges, priors, meta, params, rng,
-                      leaf_states, leaf_nodes, leaf_values, terminal, mask, codes, probs):
-        search.select_leaves(batch, root_state, nodes, values, edges, priors, meta, params,
-                             rng, leaf_states, leaf_nodes, leaf_values, terminal, mask, codes,
-                             probs, legal, apply_action, sample, apply_chance, outcomes,
-                             scores, tiebreaks)
-
-    @numba.njit(nogil=True)
-    def find(old_root_state, target, nodes, edges, meta, max_depth):
-        return find_position(old_root_state, target, nodes, edges, meta, max_depth,
-                             apply_action, apply_chance)
-
-    @numba.njit(nogil=True)
-    def masks_of(states, masks):
-        for row in range(states.shape[0]):
-            legal(states[row], masks[row])
-
-    return simulate, select_leaves, find, masks_of
+    module = game_module(spec, "meeplezoo.agents.mcts.search",
+                         {"policy": policy, "leaf_value": leaf, "prior_policy": heuristic})
+    return module.simulate, module.select_leaves, module.find_position, module.masks_of
 
 
 class MCTSAgent(Agent):

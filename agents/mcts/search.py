@@ -1,6 +1,12 @@
 """One compiled MCTS for every game, written against the kernel contract.
 
-The game's kernels are passed in as compiled functions, so nothing here knows a game.
+This module is a template (see ``meeplezoo.envs.core.specialize``): the game's kernels
+(``legal_mask``, ``apply_action``, ``sample_chance``, ``apply_chance``,
+``chance_outcomes``, ``scores``, ``tiebreaks``) and the search's own choices
+(``policy`` for rollouts, ``leaf_value``, ``prior_policy`` for the heuristic prior) are
+free names, bound per game in a generated copy that numba caches on disk, so nothing here
+knows a game and a new process loads the compiled search instead of compiling it.  Only
+the constants and the game-free helpers are used from this module directly.
 Phases, as in mctx: ``simulate`` (descend from the root, replaying actions on a copy of
 the root state, adding one node), ``expand`` (edges from the legal mask, or the exact
 chance outcomes), evaluate (a rollout, or values from a network via the leaf hook), and
@@ -21,19 +27,13 @@ every legal move plus w on the move the game's heuristic policy picks there (PUC
 spends the budget near the heuristic's line instead of spreading it over every move).
 """
 
-from __future__ import annotations
-
+# ruff: noqa: F821 - the kernels and policies are bound by the per-game copy
+# (no ``from __future__`` and no relative imports: the copy lives outside the package)
 import math
 
 import numpy as np
 
-from meeplezoo.envs.core.batch import pick_random_legal
-from meeplezoo.envs.core.contract import CHANCE, H_NUM_PLAYERS, H_TO_MOVE, TERMINAL
-from meeplezoo.envs.core.jit import njit, njit_generic
-from meeplezoo.envs.core.rewards import final_rewards
-from meeplezoo.envs.core.rng import rand_float
-
-from .tree import (
+from meeplezoo.agents.mcts.tree import (
     ACTION,
     BACKED,
     CHILD,
@@ -50,6 +50,11 @@ from .tree import (
     VISITS,
     reset_node,
 )
+from meeplezoo.envs.core.batch import pick_random_legal
+from meeplezoo.envs.core.contract import CHANCE, H_NUM_PLAYERS, H_PLY, H_TO_MOVE, TERMINAL
+from meeplezoo.envs.core.jit import njit
+from meeplezoo.envs.core.rewards import final_rewards
+from meeplezoo.envs.core.rng import rand_float
 
 (P_C, P_PUCT, P_ROLLOUT_DEPTH, P_CHANCE_MODE, P_FPU, P_LEAF_VALUE, P_BACKUP, P_HORIZON,
  P_OWNER_SLOT, P_ROOT_OWNER, P_PRIOR) = range(11)
@@ -61,9 +66,9 @@ def random_policy(state, mask, rng):
     return pick_random_legal(mask, rng)
 
 
-@njit_generic
+@njit
 def expand(node, state, nodes, edges, priors, meta, params, rng, mask, codes, probs,
-           legal_mask, chance_outcomes, prior_policy):
+           heuristic_prior):
     """Create the node's edges.  False when the edge pool is full (the node stays a leaf)."""
     to_move = state[H_TO_MOVE]
     nodes[node, PLAYER] = to_move
@@ -85,7 +90,10 @@ def expand(node, state, nodes, edges, priors, meta, params, rng, mask, codes, pr
             return False
         first = meta[M_EDGES]
         weight = params[P_PRIOR]
-        favourite = prior_policy(state, mask, rng) if weight > 0.0 else -1
+        favourite = -1
+        if weight > 0.0:
+            favourite = prior_policy(state, mask, rng) if heuristic_prior else \
+                random_policy(state, mask, rng)
         k = 0
         for action in range(mask.shape[0]):
             if mask[action]:
@@ -141,8 +149,8 @@ def select_decision_edge(node, nodes, values, edges, priors, params, rng):
     return best
 
 
-@njit_generic
-def select_chance_edge(node, state, nodes, edges, priors, params, rng, sample_chance):
+@njit
+def select_chance_edge(node, state, nodes, edges, priors, params, rng):
     first, count = nodes[node, FIRST_EDGE], nodes[node, NUM_EDGES]
     if params[P_CHANCE_MODE] > 0.5:
         total = nodes[node, VISITS] + nodes[node, VIRTUAL] + 1
@@ -161,10 +169,9 @@ def select_chance_edge(node, state, nodes, edges, priors, params, rng, sample_ch
     return first                                             # unreachable for exact lists
 
 
-@njit_generic
+@njit
 def descend(state, nodes, values, edges, priors, meta, params, rng, mask, codes, probs,
-            legal_mask, apply_action, sample_chance, apply_chance, chance_outcomes,
-            prior_policy):
+            heuristic_prior):
     """Walk from the root to a leaf, replaying moves on ``state``; add and expand one node.
 
     Returns the leaf; ``state`` is then the leaf's state.
@@ -177,14 +184,13 @@ def descend(state, nodes, values, edges, priors, meta, params, rng, mask, codes,
                     state[int(params[P_OWNER_SLOT])] != params[P_ROOT_OWNER]:
                 return node                                   # past this turn: a leaf
             if not expand(node, state, nodes, edges, priors, meta, params, rng, mask, codes,
-                          probs, legal_mask, chance_outcomes, prior_policy):
+                          probs, heuristic_prior):
                 return node                                   # edge pool full: evaluate here
             return node
         if count == 0:
             return node                                       # terminal
         if nodes[node, PLAYER] == CHANCE:
-            edge = select_chance_edge(node, state, nodes, edges, priors, params, rng,
-                                      sample_chance)
+            edge = select_chance_edge(node, state, nodes, edges, priors, params, rng)
             apply_chance(state, edges[edge, ACTION])
         else:
             edge = select_decision_edge(node, nodes, values, edges, priors, params, rng)
@@ -200,9 +206,8 @@ def descend(state, nodes, values, edges, priors, meta, params, rng, mask, codes,
         node = child
 
 
-@njit_generic
-def rollout(state, params, rng, mask, value, legal_mask, apply_action, sample_chance,
-            apply_chance, scores, tiebreaks, policy):
+@njit
+def rollout(state, params, rng, mask, value):
     """Play on from ``state`` (to the end, or ``params`` depth) and write seat values."""
     depth = 0
     limit = params[P_ROLLOUT_DEPTH]
@@ -213,11 +218,11 @@ def rollout(state, params, rng, mask, value, legal_mask, apply_action, sample_ch
             legal_mask(state, mask)
             apply_action(state, policy(state, mask, rng))
             depth += 1
-    terminal_value(state, value, scores, tiebreaks)
+    terminal_value(state, value)
 
 
-@njit_generic
-def terminal_value(state, value, scores, tiebreaks):
+@njit
+def terminal_value(state, value):
     """Win/loss values (zero-sum, ties shared) from the scores, final or running."""
     players = state[H_NUM_PLAYERS]
     score = np.zeros(players, dtype=np.int64)
@@ -284,32 +289,26 @@ def no_leaf_value(state, out):
     out[:] = 0.0
 
 
-@njit_generic
+@njit
 def simulate(num_simulations, root_state, nodes, values, edges, priors, meta, params, rng,
-             state, mask, codes, probs, legal_mask, apply_action, sample_chance,
-             apply_chance, chance_outcomes, scores, tiebreaks, policy, leaf_value,
-             prior_policy):
+             state, mask, codes, probs):
     """Run simulations with rollouts (or a compiled leaf value), all in compiled code."""
     players = root_state[H_NUM_PLAYERS]
     value = np.zeros(players, dtype=np.float64)
     for _ in range(num_simulations):
         state[:] = root_state
         leaf = descend(state, nodes, values, edges, priors, meta, params, rng, mask, codes,
-                       probs, legal_mask, apply_action, sample_chance, apply_chance,
-                       chance_outcomes, prior_policy)
+                       probs, True)
         if params[P_LEAF_VALUE] > 0.5:
             leaf_value(state, value)
         else:
-            rollout(state, params, rng, mask, value, legal_mask, apply_action, sample_chance,
-                    apply_chance, scores, tiebreaks, policy)
+            rollout(state, params, rng, mask, value)
         backward(leaf, value, players, nodes, values, 0, edges, priors, params)
 
 
-@njit_generic
+@njit
 def select_leaves(batch, root_state, nodes, values, edges, priors, meta, params, rng,
-                  leaf_states, leaf_nodes, leaf_values, terminal, mask, codes, probs,
-                  legal_mask, apply_action, sample_chance, apply_chance, chance_outcomes,
-                  scores, tiebreaks):
+                  leaf_states, leaf_nodes, leaf_values, terminal, mask, codes, probs):
     """The leaf hook, part 1: pick ``batch`` leaves (virtual loss keeps them apart).
 
     Writes each leaf's state to ``leaf_states`` for an evaluator; terminal leaves get
@@ -319,12 +318,11 @@ def select_leaves(batch, root_state, nodes, values, edges, priors, meta, params,
         state = leaf_states[k]
         state[:] = root_state
         leaf = descend(state, nodes, values, edges, priors, meta, params, rng, mask, codes,
-                       probs, legal_mask, apply_action, sample_chance, apply_chance,
-                       chance_outcomes, random_policy)       # priors come from the evaluator
+                       probs, False)                         # priors come from the evaluator
         leaf_nodes[k] = leaf
         terminal[k] = 1 if state[H_TO_MOVE] == TERMINAL else 0
         if terminal[k]:
-            terminal_value(state, leaf_values[k], scores, tiebreaks)
+            terminal_value(state, leaf_values[k])
         add_virtual_loss(leaf, nodes)
 
 
@@ -344,3 +342,53 @@ def finish_leaves(batch, players, nodes, values, edges, priors, leaf_nodes, leaf
                     p = leaf_priors[k, edges[edge, ACTION]]
                     priors[edge] = p / total if total > 0 else 1.0 / count
         backward(leaf, leaf_values[k], players, nodes, values, 1, edges, priors, params)
+
+
+@njit
+def masks_of(states, masks):
+    """The legal mask of every row of ``states`` (for a leaf evaluator)."""
+    for row in range(states.shape[0]):
+        legal_mask(states[row], masks[row])
+
+
+@njit
+def find_position(old_root_state, target, nodes, edges, meta, max_depth):
+    """Subtree reuse: depth-first search of the expanded tree for the node whose state is
+    ``target`` (the new position); -1 if it is not there.
+
+    Decisions only move the ply forward, so a branch is cut once its ply passes the
+    target's.  ``max_depth`` bounds the search (plies plus chance events).
+    """
+    size = old_root_state.shape[0]
+    states = np.empty((max_depth + 1, size), dtype=old_root_state.dtype)
+    node_stack = np.empty(max_depth + 1, dtype=np.int64)
+    edge_cursor = np.empty(max_depth + 1, dtype=np.int64)
+    states[0, :] = old_root_state
+    node_stack[0] = meta[M_ROOT]
+    edge_cursor[0] = 0
+    depth = 0
+    while depth >= 0:
+        node = node_stack[depth]
+        if edge_cursor[depth] == 0 and np.array_equal(states[depth], target):
+            return node
+        count = nodes[node, NUM_EDGES]
+        if depth == max_depth or count <= 0 or states[depth][H_PLY] > target[H_PLY] \
+                or edge_cursor[depth] >= count:
+            depth -= 1
+            if depth >= 0:
+                edge_cursor[depth] += 1
+            continue
+        edge = nodes[node, FIRST_EDGE] + edge_cursor[depth]
+        child = edges[edge, CHILD]
+        if child < 0:
+            edge_cursor[depth] += 1
+            continue
+        states[depth + 1, :] = states[depth]
+        if nodes[node, PLAYER] == CHANCE:
+            apply_chance(states[depth + 1], edges[edge, ACTION])
+        else:
+            apply_action(states[depth + 1], edges[edge, ACTION])
+        node_stack[depth + 1] = child
+        edge_cursor[depth + 1] = 0
+        depth += 1
+    return -1

@@ -14,6 +14,7 @@ compiling.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import os
@@ -58,6 +59,19 @@ def _write_if_changed(path: Path, source: str) -> Path:
     return path
 
 
+def _uncached_module(spec: GameSpec, template: str, header: str, bindings: dict,
+                     template_file: str) -> ModuleType:
+    """The copy of ``template`` with ``bindings`` injected as objects, compiled per process
+    (numba cannot cache what it cannot find again by name)."""
+    source = header + Path(template_file).read_text().replace(
+        "from meeplezoo.envs.core.jit import njit\n",
+        "from meeplezoo.envs.core.jit import njit_generic as njit\n")
+    module = ModuleType(f"meeplezoo_generated.{template.rsplit('.', 1)[-1]}_{spec.name}_local")
+    module.__dict__.update(bindings)
+    exec(compile(source, f"<{module.__name__}>", "exec"), module.__dict__)   # noqa: S102
+    return module
+
+
 def game_module(spec: GameSpec, template: str, bindings: dict | None = None) -> ModuleType:
     """The per-game module of ``template`` (a module name under ``meeplezoo``), its free
     names bound to ``spec``'s kernels and to ``bindings`` (name -> compiled function)."""
@@ -68,10 +82,18 @@ def game_module(spec: GameSpec, template: str, bindings: dict | None = None) -> 
     template_file = importlib.util.find_spec(template).origin
     header = [f'"""Generated from {template} for {spec.name}: do not edit."""\n']
     header += [_import_line(name, kernel) for name, kernel in sorted(spec.kernels.items())]
-    header += [_import_line(name, function) for name, function in sorted(bindings.items())]
+    try:
+        header += [_import_line(name, f) for name, f in sorted(bindings.items())]
+    except ValueError:
+        # A function with no importable name (a notebook's leaf value): the copy is built
+        # in memory and compiled in this process, as before caching existed.
+        module = _uncached_module(spec, template, "".join(header), bindings, template_file)
+        _LOADED[key] = module
+        return module
     source = "".join(header) + Path(template_file).read_text()
-    suffix = "_".join(getattr(f, "__name__", "f") for _, f in sorted(bindings.items()))
-    stem = "_".join(filter(None, [template.rsplit(".", 1)[-1], spec.name, suffix]))
+    # One file per binding set (two leaf values of the same name never share a file).
+    digest = hashlib.sha1("".join(header).encode()).hexdigest()[:10]
+    stem = f"{template.rsplit('.', 1)[-1]}_{spec.name}_{digest}"
     path = _write_if_changed(CACHE_DIR / "generated" / f"{stem}.py", source)
     module_name = f"meeplezoo_generated.{stem}"
     loader_spec = importlib.util.spec_from_file_location(module_name, path)

@@ -48,12 +48,21 @@ def test_a_new_process_loads_the_batch_loops_from_the_cache():
     assert str(CACHE_DIR) in second["file"]          # keyed by the sources' fingerprint
 
 
-def test_a_binding_that_cannot_be_imported_by_name_is_refused():
-    from meeplezoo.benchmarks.connect_four.env import SPEC
+def test_a_leaf_value_without_an_importable_name_is_compiled_in_this_process():
+    """A notebook's leaf value cannot be found again by name, so its copy of the search is
+    built in memory (not written to the cache) and still plays."""
+    from meeplezoo.agents.mcts import MCTSAgent, search
+    from meeplezoo.envs import make, spec
 
     @numba.njit
-    def local_policy(state, mask, rng):           # defined here: no module attribute
-        return 0
+    def local_leaf(state, out):                   # defined here: no module attribute
+        out[:] = 0.0
 
-    with pytest.raises(ValueError, match="not importable by name"):
-        game_module(SPEC, "meeplezoo.envs.core.batch_loops", {"policy": local_policy})
+    bindings = {"policy": search.random_policy, "leaf_value": local_leaf,
+                "prior_policy": search.random_policy}
+    module = game_module(spec("hansa_v0"), "meeplezoo.agents.mcts.search", bindings)
+    assert module.__name__.endswith("_local") and not hasattr(module, "__file__")
+    env = make("hansa_v0", num_players=2)
+    env.reset(seed=0)
+    action = MCTSAgent(simulations=16, leaf_value=local_leaf, seed=0).act(env)
+    assert env.action_mask()[action] == 1
