@@ -35,4 +35,4 @@ bench: $(STAMP)
 	$(PY) -m meeplezoo.benchmarks.peers
 
 clean:
-	rm -rf $(VENV) .numba_cache .pytest_cache *.egg-info
+	rm -rf $(VENV) .pytest_cache *.egg-info   # the compile cache: meeplezoo warmup --prune

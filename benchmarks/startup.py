@@ -111,50 +111,104 @@ def startup_benchmark(settings) -> dict:
 
 
 
-# Spawn -> first BatchEnv.step done, for one game (issue 16's bar: < 1.5 s, warm cache).
-_BATCH_CHILD = """
+# Per game, issue 16's three milestones, each timed from the spawn of a new process:
+# the env's first reset(), the first ``mcts:200`` move (the registry's agent, with the
+# game's defaults), the first ``BatchEnv.step``.  "all" does the three in turn in one
+# process (the cold run: each figure then includes what the earlier ones compiled).
+_GAME_CHILD = """
 import json, sys, time
-spawned = float(sys.argv[2])
-from meeplezoo.envs import spec
-from meeplezoo.envs.core.batch import BatchEnv
-batch = BatchEnv(spec(sys.argv[1]), 4, 2)
-batch.reset()
-batch.step(batch.random_actions())
-print(json.dumps({"seconds": time.time() - spawned}))
+game, mode, spawned = sys.argv[1], sys.argv[2], float(sys.argv[3])
+marks = {}
+if mode in ("reset", "mcts", "all"):
+    from meeplezoo.envs import make
+    env = make(game, num_players=2)
+    env.reset(seed=0)
+    marks["reset"] = time.time() - spawned
+if mode in ("mcts", "all"):
+    from meeplezoo.agents.registry import make_agent
+    action = make_agent("mcts:200", game, seed=0).act(env)
+    env.step(action)
+    marks["mcts"] = time.time() - spawned
+if mode in ("batch", "all"):
+    from meeplezoo.envs import spec
+    from meeplezoo.envs.core.batch import BatchEnv
+    batch = BatchEnv(spec(game), 4, 2)
+    batch.reset()
+    batch.step(batch.random_actions())
+    marks["batch"] = time.time() - spawned
+from meeplezoo.envs.core import jit
+print(json.dumps({"marks": marks, "cache_dir": str(jit.CACHE_DIR)}))
 """
-BATCH_START_BAR_S = 1.5
+GAME_BARS_S = {"reset": 2.0, "mcts": 2.0, "batch": 1.5}     # warm cache, spawn -> done
 
 
-def batch_start_once(game: str) -> float:
-    """Seconds from spawning a process to its first ``BatchEnv.step`` done."""
-    done = subprocess.run([sys.executable, "-c", _BATCH_CHILD, game, repr(time.time())],
-                          capture_output=True, text=True, timeout=900, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])["seconds"]
+def game_start_once(game: str, mode: str, cache_root: str | None = None) -> dict:
+    """One new process: seconds from its spawn to each milestone of ``mode``."""
+    env = dict(os.environ)
+    if cache_root is not None:
+        env.pop("NUMBA_CACHE_DIR", None)
+        env["MEEPLEZOO_NUMBA_CACHE"] = cache_root
+    done = subprocess.run([sys.executable, "-c", _GAME_CHILD, game, mode, repr(time.time())],
+                          env=env, capture_output=True, text=True, timeout=1800)
+    if done.returncode != 0:
+        raise RuntimeError(f"start-up child for {game} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def folder_megabytes(folder: str) -> float:
+    from pathlib import Path
+
+    return sum(p.stat().st_size for p in Path(folder).rglob("*") if p.is_file()) / 1e6
+
+
+def game_startup(game: str, warm_runs: int, cold: bool) -> dict:
+    """Warm medians per milestone (after one process that fills the cache), and with
+    ``cold`` one process in an empty cache (its milestones and the cache it leaves)."""
+    row: dict = {}
+    if cold:
+        scratch = tempfile.mkdtemp(prefix="meeplezoo_cold_")
+        try:
+            child = game_start_once(game, "all", scratch)
+            row["cold"] = {k: round(v, 2) for k, v in child["marks"].items()}
+            row["cold"]["cache_mb"] = round(folder_megabytes(child["cache_dir"]), 1)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+    game_start_once(game, "all")                   # fill (or confirm) this user's cache
+    row["warm"] = {}
+    for mode, bar in GAME_BARS_S.items():
+        median = statistics.median(game_start_once(game, mode)["marks"][mode]
+                                   for _ in range(warm_runs))
+        row["warm"][mode] = {"median_s": round(median, 2), "bar_s": bar, "met": median < bar}
+    return row
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m meeplezoo.benchmarks.startup [GAME...]``: per game, one process that may
-    compile (a cold or stale cache), then ``--warm`` processes; the median is the figure."""
+    """``python -m meeplezoo.benchmarks.startup [GAME...]``: per game, spawn -> first
+    ``reset()``, first ``mcts:200`` move and first ``BatchEnv.step``, warm cache (median of
+    ``--warm`` processes) and, with ``--cold``, in an empty cache (one process)."""
     import argparse
 
     from meeplezoo.envs import names
+    from meeplezoo.envs.core import jit
 
     from .common import RESULTS_DIR, write_report
 
     parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=names())
     parser.add_argument("--warm", type=int, default=3)
+    parser.add_argument("--cold", action="store_true", help="also one cold process per game")
     args = parser.parse_args(argv)
-    report = {}
+    report = {"cache_dir": str(jit.CACHE_DIR), "games": {}}
     for game in args.games:
-        first = batch_start_once(game)
-        warm = statistics.median(batch_start_once(game) for _ in range(args.warm))
-        report[game] = {"first_process_s": round(first, 2), "warm_median_s": round(warm, 2),
-                        "met": warm < BATCH_START_BAR_S}
-        say(f"{game}: spawn -> first BatchEnv.step {warm:.2f} s warm (first process "
-            f"{first:.2f} s); bar < {BATCH_START_BAR_S} s: "
-            f"{'met' if warm < BATCH_START_BAR_S else 'not met'}")
-    write_report({"batch_start": report}, RESULTS_DIR / "startup_batch.json")
+        row = game_startup(game, args.warm, args.cold)
+        report["games"][game] = row
+        warm = ", ".join(f"{m} {r['median_s']:.2f} s ({'met' if r['met'] else 'NOT met'})"
+                         for m, r in row["warm"].items())
+        cold = "" if "cold" not in row else "; cold " + ", ".join(
+            f"{k} {v}" for k, v in row["cold"].items())
+        say(f"{game}: warm spawn -> first {warm}{cold}")
+    report["cache_mb"] = round(folder_megabytes(str(jit.CACHE_DIR)), 1)
+    write_report(report, RESULTS_DIR / "startup_games.json")
     return 0
 
 

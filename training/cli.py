@@ -1,4 +1,5 @@
-"""The ``meeplezoo`` command line: ``demo``, ``games``, ``play``, ``replay``, ``arena``, ``bench``.
+"""The ``meeplezoo`` command line: ``demo``, ``games``, ``play``, ``replay``, ``arena``,
+``train``, ``warmup``, ``bench``.
 
 ``meeplezoo demo`` trains a Saint Malo bot by self-play for a few minutes and rates it
 against random and greedy (``--bots``: bots play a few games instead);
@@ -100,6 +101,12 @@ def build_parser() -> argparse.ArgumentParser:
                             add_help=False)
     p.add_argument("rest", nargs=argparse.REMAINDER)
     p.set_defaults(handler=train)
+    from . import warmup
+
+    p = commands.add_parser("warmup", help="compile every game's kernels and searches into "
+                            "the on-disk cache ahead of time")
+    warmup.add_arguments(p)
+    p.set_defaults(handler=warmup.warmup_command)
     p = commands.add_parser("bench", help="speed benchmarks (see BENCHMARKS.md)")
     p.add_argument("--quick", action="store_true")
     p.set_defaults(handler=bench)

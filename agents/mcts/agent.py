@@ -26,7 +26,8 @@ from .tree import M_ROOT, Tree
 
 
 @cache
-def compiled_search(spec: GameSpec, policy_name: str = "random", leaf_value=None):
+def compiled_search(spec: GameSpec, policy_name: str = "random", leaf_value=None,
+                    cached: bool = True):
     """The game's copy of the search (``search.py`` is its template): simulate,
     select_leaves, find_position and masks_of, cached on disk by numba when every bound
     function is importable by name (a leaf value defined in a notebook is compiled per
@@ -44,7 +45,8 @@ def compiled_search(spec: GameSpec, policy_name: str = "random", leaf_value=None
         raise ValueError(f"{spec.name} has no heuristic rollout policy")
     leaf = search.no_leaf_value if leaf_value is None else leaf_value
     module = game_module(spec, "meeplezoo.agents.mcts.search",
-                         {"policy": policy, "leaf_value": leaf, "prior_policy": heuristic})
+                         {"policy": policy, "leaf_value": leaf, "prior_policy": heuristic},
+                         cached=cached)
     return module.simulate, module.select_leaves, module.find_position, module.masks_of
 
 

@@ -6,15 +6,19 @@ invalidates a cached kernel when *its own* file changes, so a kernel that reads 
 from ``data.py`` would otherwise silently keep a stale copy.  Keying the whole cache on
 the sources makes any edit start from a clean cache.
 
-Set ``MEEPLEZOO_NUMBA_CACHE`` to choose the cache root (default: a ``.numba_cache``
-folder beside the package, falling back to the user cache directory when that folder
-is not writable).
+The cache root is per user, never inside the installed package or the checkout (a
+site-packages may be read-only, and two checkouts should not fight over one folder):
+``MEEPLEZOO_NUMBA_CACHE`` when set, else ``$XDG_CACHE_HOME/meeplezoo`` (default
+``~/.cache/meeplezoo``), else a folder in the system's temporary directory when neither is
+writable.  ``meeplezoo warmup`` fills it ahead of time.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import tempfile
+import warnings
 from pathlib import Path
 
 import numba
@@ -41,30 +45,46 @@ def _source_fingerprint() -> str:
 def _writable(folder: Path) -> bool:
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / ".probe"
-        probe.write_text("")
-        probe.unlink()
+        # A probe of its own: processes starting together must not unlink each other's.
+        handle, probe = tempfile.mkstemp(dir=folder, prefix=".probe")
+        os.close(handle)
+        os.unlink(probe)
         return True
     except OSError:
         return False
 
 
-def _choose_cache_dir() -> Path:
+def cache_roots(environ=os.environ) -> list[Path]:
+    """Where the cache may live, in order of preference (each gets a fingerprint folder)."""
+    roots = [Path(environ["MEEPLEZOO_NUMBA_CACHE"])] if environ.get("MEEPLEZOO_NUMBA_CACHE") \
+        else []
+    user_cache = environ.get("XDG_CACHE_HOME")
+    if not user_cache:
+        try:
+            user_cache = str(Path.home() / ".cache")
+        except RuntimeError:            # no HOME and no password entry (some containers)
+            user_cache = None
+    if user_cache:
+        roots.append(Path(user_cache) / "meeplezoo")
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    roots.append(Path(tempfile.gettempdir()) / f"meeplezoo-cache-{uid}")
+    return roots
+
+
+def choose_cache_dir(environ=os.environ) -> Path:
+    """The first writable root's folder for these sources (the last root if none is)."""
     fingerprint = _source_fingerprint()
-    configured = os.environ.get("MEEPLEZOO_NUMBA_CACHE")
-    candidates = [Path(configured)] if configured else []
-    candidates += [
-        _PACKAGE_ROOT.parent / ".numba_cache",
-        Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "meeplezoo",
-    ]
-    for root in candidates:
-        folder = root / fingerprint
-        if _writable(folder):
-            return folder
-    return candidates[-1] / fingerprint
+    roots = cache_roots(environ)
+    for root in roots:
+        if _writable(root / fingerprint):
+            if root != roots[0] and environ.get("MEEPLEZOO_NUMBA_CACHE"):
+                warnings.warn(f"MEEPLEZOO_NUMBA_CACHE={roots[0]} is not writable; the "
+                              f"compiled kernels are cached in {root} instead", stacklevel=2)
+            return root / fingerprint
+    return roots[-1] / fingerprint
 
 
-CACHE_DIR = _choose_cache_dir()
+CACHE_DIR = choose_cache_dir()
 if not os.environ.get("NUMBA_CACHE_DIR"):
     # The cache locator reads this when each kernel is decorated, so set it first.
     numba.config.CACHE_DIR = str(CACHE_DIR)

@@ -39,6 +39,20 @@ def _import_line(name: str, function) -> str:
     return f"from {module} import {attribute} as {name}\n"
 
 
+def _source_stamp(function) -> str:
+    """A comment with a hash of the file that defines ``function``.  The package's own
+    files are in the cache folder's fingerprint; a user's leaf value is not, so without
+    this an edit to it would leave the old compiled search in the cache.  (As with numba's
+    own cache, only the function's own file is tracked, not files it imports.)"""
+    python = getattr(function, "py_func", function)
+    filename = getattr(sys.modules.get(python.__module__), "__file__", None)
+    try:
+        digest = hashlib.sha1(Path(filename).read_bytes()).hexdigest()[:16]
+    except (OSError, TypeError):
+        digest = "unknown"
+    return f"# {python.__module__}: {digest}\n"
+
+
 def _write_if_changed(path: Path, source: str) -> Path:
     """Write ``source`` atomically, only when it differs: numba keys its cache on the
     file's modification time, so rewriting an unchanged file would waste the cache."""
@@ -72,11 +86,14 @@ def _uncached_module(spec: GameSpec, template: str, header: str, bindings: dict,
     return module
 
 
-def game_module(spec: GameSpec, template: str, bindings: dict | None = None) -> ModuleType:
+def game_module(spec: GameSpec, template: str, bindings: dict | None = None,
+                cached: bool = True) -> ModuleType:
     """The per-game module of ``template`` (a module name under ``meeplezoo``), its free
-    names bound to ``spec``'s kernels and to ``bindings`` (name -> compiled function)."""
+    names bound to ``spec``'s kernels and to ``bindings`` (name -> compiled function).
+    ``cached=False`` builds it in memory, compiled in this process (the benchmark's peer
+    for the cached copy)."""
     bindings = dict(bindings or {})
-    key = (spec.name, template, tuple(sorted((n, id(f)) for n, f in bindings.items())))
+    key = (spec.name, template, tuple(sorted((n, id(f)) for n, f in bindings.items())), cached)
     if key in _LOADED:
         return _LOADED[key]
     template_file = importlib.util.find_spec(template).origin
@@ -84,10 +101,14 @@ def game_module(spec: GameSpec, template: str, bindings: dict | None = None) -> 
     header += [_import_line(name, kernel) for name, kernel in sorted(spec.kernels.items())]
     try:
         header += [_import_line(name, f) for name, f in sorted(bindings.items())]
+        header += [_source_stamp(f) for _, f in sorted(bindings.items())]
     except ValueError:
         # A function with no importable name (a notebook's leaf value): the copy is built
         # in memory and compiled in this process, as before caching existed.
-        module = _uncached_module(spec, template, "".join(header), bindings, template_file)
+        cached = False
+    if not cached:
+        module = _uncached_module(spec, template, "".join(header[:1 + len(spec.kernels)]),
+                                  bindings, template_file)
         _LOADED[key] = module
         return module
     source = "".join(header) + Path(template_file).read_text()
