@@ -76,7 +76,9 @@ def saint_malo_speed(sims: int, seconds: float) -> dict:
     from meeplezoo.envs import make
 
     out = {}
-    for spec in (f"mcts:{sims}", f"mcts:{sims},leaf=heuristic"):
+    # The registry's mcts:N carries Saint Malo's defaults (heuristic leaf values, c = 0.5);
+    # leaf=rollout,c=2 is plain UCT with a random rollout to the end of the game.
+    for spec in (f"mcts:{sims},leaf=rollout,c=2", f"mcts:{sims}"):
         env = make("saint_malo_v0", num_players=2)
         env.reset(seed=0)
         agent = make_agent(spec + ",reuse=0", "saint_malo_v0", seed=0)

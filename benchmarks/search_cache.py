@@ -29,7 +29,7 @@ from meeplezoo.envs import make, names
 from meeplezoo.envs.core.contract import MASK_DTYPE
 from meeplezoo.envs.core.rng import new_rng
 
-from .common import RESULTS_DIR, say, write_report
+from .common import RESULTS_DIR, machine_info, say, write_report
 
 
 def _position(game: str, plies: int = 6):
@@ -90,8 +90,8 @@ def main(argv: list[str] | None = None) -> int:
             say(f"{game}, {setting}: cached {row['cached_sims_per_s']:,} sims/s, compiled "
                 f"in process {row['in_process_sims_per_s']:,}; ratio {row['ratio_median']} "
                 f"(rounds {row['ratio_range'][0]}-{row['ratio_range'][1]})")
-    write_report({"rows": rows, "rounds": args.rounds, "simulations": args.simulations},
-                 RESULTS_DIR / "search_cache.json")
+    write_report({"machine": machine_info(), "rows": rows, "rounds": args.rounds,
+                  "simulations": args.simulations}, RESULTS_DIR / "search_cache.json")
     return 0
 
 

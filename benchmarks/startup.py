@@ -198,7 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warm", type=int, default=3)
     parser.add_argument("--cold", action="store_true", help="also one cold process per game")
     args = parser.parse_args(argv)
-    report = {"cache_dir": str(jit.CACHE_DIR), "games": {}}
+    from .common import machine_info
+
+    report = {"machine": machine_info(), "cache_dir": str(jit.CACHE_DIR), "games": {}}
     for game in args.games:
         row = game_startup(game, args.warm, args.cold)
         report["games"][game] = row
