@@ -135,12 +135,35 @@ def _ppo(game: str, seed: int | None, arguments: str) -> Agent:
     return agent
 
 
+def _az(game: str, seed: int | None, arguments: str) -> Agent:
+    """``az:<checkpoint>[,sims=N]`` or ``az:default[,sims=N]`` (the bot shipped for the
+    game); ``sims=0`` plays the network's policy without search."""
+    path, *options = arguments.split(",") if arguments else [""]
+    if not path:
+        raise ValueError("write az:<checkpoint> or az:default, then optionally ,sims=N")
+    kwargs: dict = {}
+    for option in options:
+        key, _, value = option.partition("=")
+        if key != "sims" or not value.lstrip("-").isdigit():
+            raise ValueError(f"bad az option {option!r}; the option is sims=N")
+        kwargs["simulations"] = int(value)
+    from .az import AZAgent, shipped_checkpoint
+
+    agent = AZAgent(shipped_checkpoint(game) if path == "default" else path, seed=seed,
+                    **kwargs)
+    if agent.game != game:
+        raise ValueError(f"{path} was trained on {agent.game}, not {game}")
+    agent.name = f"az:{arguments}"
+    return agent
+
+
 _FACTORIES = {
     "random": lambda game, seed, arguments: RandomAgent(seed=seed),
     "greedy": lambda game, seed, arguments: _heuristic("greedy", game, seed),
     "expert": lambda game, seed, arguments: _heuristic("expert", game, seed),
     "mcts": _mcts,
     "ppo": _ppo,
+    "az": _az,
 }
 
 

@@ -80,7 +80,7 @@ class MCTSAgent(Agent):
                                 rollout_depth, 1.0 if chance == "stratified" else 0.0, fpu,
                                 1.0 if leaf_value is not None else 0.0,
                                 1.0 if backup == "max" else 0.0,
-                                1.0 if horizon == "turn" else 0.0, 0.0, 0.0, prior],
+                                1.0 if horizon == "turn" else 0.0, 0.0, 0.0, prior, -1.0],
                                dtype=np.float64)
         self.tree = Tree(max_nodes)
         self.name = f"mcts:{simulations}" if seconds is None else f"mcts:{seconds}s"

@@ -48,6 +48,7 @@ from meeplezoo.agents.mcts.uct import (  # noqa: F401 (re-exported: bindings, ag
     P_PRIOR,
     P_PUCT,
     P_ROLLOUT_DEPTH,
+    P_ROOT_ACTION,
     P_ROOT_OWNER,
     PARAM_COUNT,
     add_virtual_loss,
@@ -55,6 +56,7 @@ from meeplezoo.agents.mcts.uct import (  # noqa: F401 (re-exported: bindings, ag
     finish_leaves,
     no_leaf_value,
     random_policy,
+    root_edge_of,
     select_decision_edge,
 )
 from meeplezoo.envs.core.contract import CHANCE, H_NUM_PLAYERS, H_PLY, H_TO_MOVE, TERMINAL
@@ -147,6 +149,9 @@ def descend(state, nodes, values, edges, priors, meta, params, rng, mask, codes,
         if nodes[node, PLAYER] == CHANCE:
             edge = select_chance_edge(node, state, nodes, edges, priors, params, rng)
             apply_chance(state, edges[edge, ACTION])
+        elif node == meta[M_ROOT] and params[P_ROOT_ACTION] >= 0:
+            edge = root_edge_of(node, nodes, edges, int(params[P_ROOT_ACTION]))
+            apply_action(state, edges[edge, ACTION])
         else:
             edge = select_decision_edge(node, nodes, values, edges, priors, params, rng)
             apply_action(state, edges[edge, ACTION])

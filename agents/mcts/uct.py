@@ -13,7 +13,9 @@ then compares those backed-up values), [7] 1 = plan the current turn only: a nod
 turn owner (state slot [8]) differs from the root's ([9]) is valued, never expanded,
 [10] heuristic prior weight w: when > 0, a new decision node's priors are (1 - w) / n for
 every legal move plus w on the move the game's heuristic policy picks there (PUCT then
-spends the budget near the heuristic's line instead of spreading it over every move).
+spends the budget near the heuristic's line instead of spreading it over every move),
+[11] root action: when >= 0, every simulation takes that move at the root instead of
+selecting one (a Gumbel root's sequential halving chooses which move to visit).
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ from meeplezoo.envs.core.rng import rand_float
 from .tree import ACTION, BACKED, CHILD, FIRST_EDGE, NUM_EDGES, PARENT, PLAYER, VIRTUAL, VISITS
 
 (P_C, P_PUCT, P_ROLLOUT_DEPTH, P_CHANCE_MODE, P_FPU, P_LEAF_VALUE, P_BACKUP, P_HORIZON,
- P_OWNER_SLOT, P_ROOT_OWNER, P_PRIOR) = range(11)
-PARAM_COUNT = 11
+ P_OWNER_SLOT, P_ROOT_OWNER, P_PRIOR, P_ROOT_ACTION) = range(12)
+PARAM_COUNT = 12
 
 
 @njit
@@ -123,6 +125,17 @@ def refresh_backed(node, players, nodes, values, edges, priors):
     else:
         for seat in range(players):
             values[node, BACKED + seat] = values[node, seat] / nodes[node, VISITS]
+
+
+@njit
+def root_edge_of(node, nodes, edges, action):
+    """The edge of ``node`` that plays ``action`` (the first edge if none does: callers
+    pass a legal root move)."""
+    first, count = nodes[node, FIRST_EDGE], nodes[node, NUM_EDGES]
+    for edge in range(first, first + count):
+        if edges[edge, ACTION] == action:
+            return edge
+    return first
 
 
 @njit

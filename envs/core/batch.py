@@ -17,7 +17,7 @@ from functools import cache
 
 import numpy as np
 
-from .contract import MASK_DTYPE, OBS_DTYPE, STATE_DTYPE, GameSpec
+from .contract import H_NUM_PLAYERS, MASK_DTYPE, OBS_DTYPE, STATE_DTYPE, GameSpec
 from .jit import njit
 from .options import check_float, check_int
 from .rewards import scheme_code
@@ -66,6 +66,22 @@ def compiled_loops(spec: GameSpec):
 
     loops = game_module(spec, "meeplezoo.envs.core.batch_loops")
     return loops.step, loops.reset, loops.playouts
+
+
+def observe_batch(spec: GameSpec, states: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """``float32 [B, obs_size]``: each state observed by its seat (compiled, cached)."""
+    from .specialize import game_module
+
+    states = np.ascontiguousarray(states, dtype=STATE_DTYPE)
+    seats = np.ascontiguousarray(seats, dtype=np.int64)
+    if states.ndim != 2 or states.shape[1] != spec.state_size or seats.shape != states.shape[:1]:
+        raise ValueError(f"expected states [B, {spec.state_size}] and seats [B]")
+    players = states[:, H_NUM_PLAYERS]
+    if ((seats < 0) | (seats >= players)).any():
+        raise ValueError("every seat must be one of its game's seats")
+    obs = np.zeros((states.shape[0], spec.obs_size), dtype=OBS_DTYPE)
+    game_module(spec, "meeplezoo.envs.core.batch_loops").observe_rows(states, seats, obs)
+    return obs
 
 
 class BatchEnv:

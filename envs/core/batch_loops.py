@@ -60,3 +60,11 @@ def playouts(num_games, num_players, config, start_seat, rng, state, mask):
             if env_step(state, pick_random_legal(mask, rng), rng, mask) == TERMINAL:
                 break
     return decisions
+
+
+@njit
+def observe_rows(states, seats, obs):
+    """Row ``r`` of ``obs`` is ``states[r]`` observed by seat ``seats[r]`` (a search's
+    leaves, valued by a network in one batch)."""
+    for row in range(states.shape[0]):
+        observe(states[row], seats[row], obs[row])

@@ -1,0 +1,91 @@
+"""A trained AlphaZero-style network with search, as an agent: ``az:<checkpoint>[,sims=N]``.
+
+The compiled MCTS (PUCT below the root, priors and leaf values from the network in
+batches of ``leaf_batch`` leaves, chance nodes from the game's exact outcomes, stratified)
+picks the most visited move.  ``sims=0`` plays the network's policy alone (its most
+probable legal move), which is what the search improves on.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from ..base import Agent
+from ..mcts import MCTSAgent
+from .evaluator import NetworkEvaluator
+from .network import make_az_network
+
+BOTS_DIR = Path(__file__).resolve().parent / "bots"    # the shipped checkpoints
+
+
+def shipped_checkpoint(game: str) -> Path:
+    """The checkpoint ``az:default`` loads for ``game``; a clear error if none ships."""
+    path = BOTS_DIR / f"{game}.pt"
+    if not path.is_file():
+        shipped = sorted(p.stem for p in BOTS_DIR.glob("*.pt")) if BOTS_DIR.is_dir() else []
+        raise ValueError(f"no shipped AlphaZero bot for {game}; games with one: "
+                         f"{', '.join(shipped) or 'none yet'} (or give az:<checkpoint>)")
+    return path
+
+
+def load_az_network(path: str | Path, device: str = "cpu"):
+    """``(network, meta)`` from a checkpoint, every field checked (``weights_only``)."""
+    from meeplezoo.envs import spec
+    from meeplezoo.training.checkpoint import load_checkpoint, load_weights
+
+    payload = load_checkpoint(path, map_location=device)
+    meta = payload["meta"]
+    network = make_az_network(meta)
+    seats = meta.get("seats")
+    if seats != spec(meta["game"]).max_players:
+        raise ValueError(f"{path}: meta['seats'] is {seats!r}; {meta['game']} has up to "
+                         f"{spec(meta['game']).max_players} seats")
+    load_weights(network, payload["model"], path)
+    return network.to(device).eval(), meta
+
+
+class AZAgent(Agent):
+    """Network-guided search (see the module docstring)."""
+
+    def __init__(self, checkpoint: str | Path, simulations: int = 200, c: float = 1.25,
+                 leaf_batch: int = 8, device: str = "cpu", seed: int | None = None):
+        super().__init__(seed)
+        if simulations < 0:
+            raise ValueError("sims must be >= 0 (0: the network's policy alone)")
+        self.network, self.meta = load_az_network(checkpoint, device)
+        self.game = self.meta["game"]
+        from meeplezoo.envs import spec
+
+        self.evaluator = NetworkEvaluator(self.network, spec(self.game), device)
+        self.simulations = int(simulations)
+        self.search = None if simulations == 0 else MCTSAgent(
+            simulations=simulations, c=c, evaluator=self.evaluator, leaf_batch=leaf_batch,
+            chance="stratified", seed=seed)
+        self.name = f"az:{checkpoint},sims={simulations}"
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        if self.search is not None:
+            self.search.reset(seed)
+
+    def act(self, env) -> int:
+        game = env.unwrapped
+        if game.spec.name != self.game:
+            raise ValueError(f"{self.name} was trained on {self.game}, not {game.spec.name}")
+        if self.search is not None:
+            return self.search.act(env)
+        state = game.state[None, :]
+        mask = np.asarray(game.action_mask(), dtype=np.int8)[None, :]
+        _, priors = self.evaluator(state, mask)
+        return int(np.argmax(priors[0]))
+
+    @torch.no_grad()
+    def policy_and_value(self, env) -> tuple[np.ndarray, np.ndarray]:
+        """The network's priors over the actions and its value per seat, for analysis."""
+        game = env.unwrapped
+        values, priors = self.evaluator(game.state[None, :],
+                                        np.asarray(game.action_mask(), np.int8)[None, :])
+        return priors[0], values[0]

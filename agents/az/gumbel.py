@@ -1,0 +1,158 @@
+"""A Gumbel root for the network-guided search (Danihelka et al., "Policy improvement by
+planning with Gumbel", ICLR 2022), for small simulation budgets.
+
+At the root, ``considered`` moves are drawn without replacement by adding Gumbel noise
+g(a) to the network's logits (the Gumbel-top-k trick).  Sequential halving then splits
+the budget over ceil(log2(considered)) phases: in each, every remaining move gets an equal
+share of the phase's simulations (the search's root-action parameter forces that move),
+then the half with the lower g(a) + logit(a) + sigma(q(a)) is dropped.  The move played
+is the best remaining one.  Below the root the search is the usual PUCT.
+
+``improved_policy`` is the training target: softmax(logits + sigma(completed q)), where a
+move never visited gets the mixed value estimate of the root in place of its q, and
+sigma(q) = (c_visit + max visits) * c_scale * q.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from meeplezoo.agents.mcts import MCTSAgent
+from meeplezoo.agents.mcts.search import P_ROOT_ACTION
+from meeplezoo.agents.mcts.tree import PLAYER, VISITS
+from meeplezoo.envs.core.contract import MASK_DTYPE
+
+
+def halving_phases(simulations: int, considered: int) -> list[int]:
+    """Simulations per remaining move in each phase: ceil(log2 m) phases, the moves halved
+    after each, every phase an equal part of the budget (the last one what is left), then
+    the rounding's remainder to the single move left.  The total never exceeds
+    ``simulations``; phases stop when a round of one visit per remaining move no longer
+    fits."""
+    if considered <= 1:
+        return [simulations] if simulations > 0 else []
+    phases = math.ceil(math.log2(considered))
+    shares, remaining, left = [], considered, simulations
+    for phase in range(phases):
+        budget = left if phase == phases - 1 else simulations // phases
+        share = min(max(1, budget // remaining), left // remaining)
+        if share < 1:
+            break
+        shares.append(share)
+        left -= share * remaining
+        remaining = math.ceil(remaining / 2)
+    if len(shares) == phases and left > 0:
+        shares.append(left)          # the rounding's remainder: to the one move left
+    return shares
+
+
+def sigma(q: np.ndarray, max_visits: int, c_visit: float, c_scale: float) -> np.ndarray:
+    return (c_visit + max_visits) * c_scale * q
+
+
+class GumbelMCTS(MCTSAgent):
+    """``MCTSAgent`` with a Gumbel root (see the module docstring); needs an evaluator."""
+
+    def __init__(self, simulations: int, evaluator, considered: int = 16,
+                 c_visit: float = 50.0, c_scale: float = 1.0, gumbel_scale: float = 1.0,
+                 **kwargs):
+        if evaluator is None:
+            raise ValueError("a Gumbel root needs a network evaluator (its priors)")
+        if considered < 1:
+            raise ValueError("considered must be >= 1")
+        super().__init__(simulations=simulations, evaluator=evaluator, reuse=False, **kwargs)
+        self.considered, self.c_visit, self.c_scale = int(considered), c_visit, c_scale
+        self.gumbel_scale = gumbel_scale
+        self.chosen = -1
+        self._root_stats: tuple | None = None
+
+    def _search(self, spec, state: np.ndarray) -> None:
+        _, select_leaves, _, masks_of = self._compiled(spec)
+        mask = np.zeros(spec.num_actions, dtype=MASK_DTYPE)
+        codes = np.zeros(max(spec.max_chance_outcomes, 1), dtype=np.int64)
+        probs = np.zeros(max(spec.max_chance_outcomes, 1), dtype=np.float64)
+
+        def run(action: int, count: int) -> None:
+            self.params[P_ROOT_ACTION] = action
+            for start in range(0, count, self.leaf_batch):
+                self._evaluate_leaves(spec, min(self.leaf_batch, count - start), state,
+                                      select_leaves, masks_of, mask, codes, probs)
+
+        run(-1, 1)                                 # expand the root, take the network's view
+        tree, root = self.tree, self.root
+        player = int(tree.nodes[root, PLAYER])
+        root_value = float(tree.values[root, player])
+        actions = np.array([a for a, _, _ in tree.root_children()], dtype=np.int64)
+        edges = self._root_edges()
+        logits = np.log(np.maximum(tree.priors[edges].astype(np.float64), 1e-30))
+        noise = self.gumbel_scale * self.rng.gumbel(size=actions.size)
+        # m <= budget, so every considered move is visited at least once
+        considered = min(self.considered, max(1, self.simulations - 1))
+        remaining = list(np.argsort(-(noise + logits), kind="stable")[:considered])
+        done = 1
+        for share in halving_phases(self.simulations - 1, len(remaining)):
+            for index in remaining:
+                run(int(actions[index]), share)
+                done += share
+            q = self._completed_q(edges, player, root_value, logits)
+            score = noise + logits + sigma(q, self._visits(edges).max(), self.c_visit,
+                                           self.c_scale)
+            remaining.sort(key=lambda i: -score[i])
+            remaining = remaining[:max(1, math.ceil(len(remaining) / 2))]
+        self.params[P_ROOT_ACTION] = -1
+        self.chosen = int(actions[remaining[0]])
+        self.last_simulations = done
+        self._root_stats = (actions, edges, player, root_value, logits)
+
+    def _compiled(self, spec):
+        from meeplezoo.agents.mcts.agent import compiled_search
+
+        return compiled_search(spec, self.rollout, self.leaf_value)
+
+    def _root_edges(self) -> np.ndarray:
+        from meeplezoo.agents.mcts.tree import FIRST_EDGE, NUM_EDGES
+
+        first = int(self.tree.nodes[self.root, FIRST_EDGE])
+        return np.arange(first, first + int(self.tree.nodes[self.root, NUM_EDGES]))
+
+    def _visits(self, edges: np.ndarray) -> np.ndarray:
+        from meeplezoo.agents.mcts.tree import CHILD
+
+        children = self.tree.edges[edges, CHILD]
+        return np.where(children >= 0, self.tree.nodes[np.maximum(children, 0), VISITS], 0)
+
+    def _completed_q(self, edges, player, root_value, logits) -> np.ndarray:
+        """q of each root move for the root's player; unvisited moves get the mixed
+        value (the network's root value blended with the prior-weighted visited q)."""
+        from meeplezoo.agents.mcts.tree import CHILD
+
+        children = self.tree.edges[edges, CHILD]
+        visits = self._visits(edges)
+        sums = np.where(children >= 0, self.tree.values[np.maximum(children, 0), player], 0.0)
+        q = np.divide(sums, visits, out=np.zeros(len(edges)), where=visits > 0)
+        prior = np.exp(logits - logits.max())
+        prior /= prior.sum()
+        seen = visits > 0
+        total = visits.sum()
+        mixed = root_value
+        if seen.any():
+            weighted = (prior[seen] * q[seen]).sum() / prior[seen].sum()
+            mixed = (root_value + total * weighted) / (1 + total)
+        return np.where(seen, q, mixed)
+
+    def best_action(self) -> int:
+        if self.chosen < 0:
+            raise ValueError("no search has run")
+        return self.chosen
+
+    def improved_policy(self) -> tuple[np.ndarray, np.ndarray]:
+        """(root moves, their probabilities under the improved policy)."""
+        if self._root_stats is None:
+            raise ValueError("no search has run")
+        actions, edges, player, root_value, logits = self._root_stats
+        q = self._completed_q(edges, player, root_value, logits)
+        z = logits + sigma(q, self._visits(edges).max(), self.c_visit, self.c_scale)
+        p = np.exp(z - z.max())
+        return actions, p / p.sum()

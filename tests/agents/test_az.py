@@ -1,0 +1,238 @@
+"""The AlphaZero-style network, its evaluator (seat rotation, masked priors, chance
+leaves), the ``az:`` agent and its checkpoints."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from meeplezoo.agents.az import (  # noqa: E402
+    AZAgent,
+    NetworkEvaluator,
+    az_network_meta,
+    make_az_network,
+)
+from meeplezoo.agents.az.evaluator import (  # noqa: E402
+    absolute_to_rotated,
+    observers,
+    rotated_to_absolute,
+)
+from meeplezoo.agents.registry import make_agent  # noqa: E402
+from meeplezoo.envs import make, spec  # noqa: E402
+from meeplezoo.envs.core.batch import observe_batch  # noqa: E402
+from meeplezoo.envs.core.contract import CHANCE, H_TO_MOVE  # noqa: E402
+from meeplezoo.training.checkpoint import save_checkpoint  # noqa: E402
+
+
+def _network(game: str, hidden=(16,), seed: int = 0):
+    torch.manual_seed(seed)
+    s = spec(game)
+    meta = az_network_meta(game, s.obs_size, s.num_actions, s.max_players, hidden)
+    return make_az_network(meta), meta
+
+
+def _save(tmp_path, game: str, **meta_changes):
+    network, meta = _network(game)
+    path = tmp_path / f"{game}.pt"
+    save_checkpoint(path, meta=meta | meta_changes, model=network)
+    return path
+
+
+def _states(game: str, players: int, count: int, seed: int = 0):
+    """States met along random games, with the mask of each."""
+    env = make(game, num_players=players)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    states, masks = [], []
+    while len(states) < count:
+        if env.game_over:
+            env.reset(seed=int(rng.integers(1 << 30)))
+        states.append(env.state.copy())
+        masks.append(env.action_mask().copy())
+        env.step(int(rng.choice(np.flatnonzero(env.action_mask()))))
+    return np.array(states), np.array(masks, dtype=np.int8)
+
+
+def test_seat_rotation_matches_brute_force_and_inverts():
+    rng = np.random.default_rng(0)
+    for players in range(2, 7):
+        seats = rng.integers(0, players, size=9)
+        rotated = rng.normal(size=(9, 6))
+        absolute = rotated_to_absolute(rotated, seats, players)
+        for b in range(9):
+            for k in range(players):
+                assert absolute[b, (seats[b] + k) % players] == rotated[b, k]
+        back = absolute_to_rotated(absolute, seats, 6)
+        np.testing.assert_allclose(back[:, :players], rotated[:, :players], rtol=1e-6)
+        assert not back[:, players:].any()
+
+
+@pytest.mark.parametrize("game", ["saint_malo_v0", "hansa_v0"])
+def test_batched_observations_equal_the_envs_own(game):
+    env = make(game, num_players=3)
+    env.reset(seed=4)
+    for _ in range(5):
+        env.step(int(np.flatnonzero(env.action_mask())[0]))
+    states = np.repeat(env.state[None, :], 3, axis=0)
+    obs = observe_batch(env.unwrapped.spec, states, np.arange(3))
+    for seat, agent in enumerate(env.possible_agents):
+        np.testing.assert_array_equal(obs[seat], env.observe(agent)["observation"])
+    with pytest.raises(ValueError, match="one of its game's seats"):
+        observe_batch(env.unwrapped.spec, states, np.array([0, 1, 3]))
+
+
+def test_the_evaluator_gives_masked_priors_and_values_for_the_observer():
+    game = "saint_malo_v0"
+    network, _ = _network(game)
+    with torch.no_grad():                     # value head: +1 for the observer, -1 others
+        network.value.weight.zero_()
+        network.value.bias.copy_(torch.tensor([20.0] + [-20.0] * 4))
+    states, masks = _states(game, 3, 40)
+    values, priors = NetworkEvaluator(network, spec(game))(states, masks)
+    np.testing.assert_allclose(priors.sum(axis=1), 1.0)
+    assert not priors[masks == 0].any()
+    seats = observers(spec(game), states)
+    for b, seat in enumerate(seats):
+        assert values[b, seat] == pytest.approx(1.0)
+        assert np.delete(values[b], seat) == pytest.approx(-1.0)
+
+
+def test_a_chance_leaf_is_observed_by_the_turns_owner():
+    """Saint Malo rolls dice before each turn: the network values that position for the
+    seat about to roll, and offers no priors (the search takes the dice's exact odds)."""
+    game = "saint_malo_v0"
+    s = spec(game)
+    states, masks = _states(game, 2, 30)
+    chance = states.copy()
+    chance[:, H_TO_MOVE] = CHANCE
+    seats = observers(s, chance)
+    np.testing.assert_array_equal(seats, chance[:, s.turn_owner_slot])
+    network, _ = _network(game)
+    values, priors = NetworkEvaluator(network, s)(chance, np.zeros_like(masks))
+    assert np.isfinite(values).all() and not priors.any()
+
+
+@pytest.mark.parametrize("game", ["hansa_v0", "carcassonne_v0"])
+def test_az_agent_searches_and_plays_legal_moves(tmp_path, game):
+    path = _save(tmp_path, game)
+    env = make(game, num_players=2)
+    env.reset(seed=1)
+    searcher = make_agent(f"az:{path},sims=24", game, seed=0)
+    policy_only = make_agent(f"az:{path},sims=0", game, seed=0)
+    for _ in range(6):
+        for agent in (searcher, policy_only):
+            if env.game_over:
+                return
+            action = agent.act(env)
+            assert env.action_mask()[action] == 1
+            env.step(action)
+    assert searcher.search.last_simulations == 24
+    priors, values = searcher.policy_and_value(env)
+    assert priors.shape == (spec(game).num_actions,) and values.shape == (2,)
+
+
+def test_the_same_seed_gives_the_same_moves(tmp_path):
+    path = _save(tmp_path, "hansa_v0")
+
+    def moves():
+        env = make("hansa_v0", num_players=2)
+        env.reset(seed=3)
+        agent = AZAgent(path, simulations=16, seed=5)
+        played = []
+        for _ in range(8):
+            played.append(agent.act(env))
+            env.step(played[-1])
+        return played
+
+    assert moves() == moves()
+
+
+def test_bad_checkpoints_and_specs_get_one_clear_error(tmp_path):
+    path = _save(tmp_path, "hansa_v0")
+    with pytest.raises(ValueError, match="trained on hansa_v0, not saint_malo_v0"):
+        make_agent(f"az:{path}", "saint_malo_v0")
+    with pytest.raises(ValueError, match="no shipped AlphaZero bot for serenissima_v0"):
+        make_agent("az:default", "serenissima_v0")
+    with pytest.raises(ValueError, match="the option is sims=N"):
+        make_agent(f"az:{path},simz=3", "hansa_v0")
+    with pytest.raises(ValueError, match="sims must be >= 0"):
+        make_agent(f"az:{path},sims=-1", "hansa_v0")
+    with pytest.raises(FileNotFoundError):
+        make_agent(f"az:{tmp_path / 'missing.pt'}", "hansa_v0")
+    with pytest.raises(ValueError, match="seats"):
+        AZAgent(_save(tmp_path, "hansa_v0", seats=2))
+    ppo = tmp_path / "ppo.pt"
+    from meeplezoo.agents.ppo import make_network, network_meta
+
+    s = spec("hansa_v0")
+    ppo_meta = network_meta("hansa_v0", s.obs_size, s.num_actions, (8,))
+    save_checkpoint(ppo, meta=ppo_meta, model=make_network(ppo_meta))
+    with pytest.raises(ValueError, match="not an AlphaZero network"):
+        AZAgent(ppo)
+    from meeplezoo.agents.ppo import PPOAgent
+
+    with pytest.raises(ValueError, match="unknown network architecture 'az-mlp'"):
+        PPOAgent(str(path))
+    corrupt = tmp_path / "corrupt.pt"
+    corrupt.write_bytes(b"not a checkpoint")
+    with pytest.raises(ValueError, match="not a readable checkpoint"):
+        AZAgent(corrupt)
+
+
+def test_sequential_halving_spends_the_budget_and_never_more():
+    import math
+
+    from meeplezoo.agents.az.gumbel import halving_phases
+
+    for simulations in range(0, 300, 7):
+        for considered in (1, 2, 3, 4, 7, 8, 16, 32):
+            shares = halving_phases(simulations, considered)
+            remaining, total = considered, 0
+            for share in shares:
+                total += share * remaining
+                remaining = math.ceil(remaining / 2)
+            assert total <= simulations
+            assert len(shares) <= max(1, math.ceil(math.log2(considered))) + 1
+            if simulations >= considered * max(1, math.ceil(math.log2(considered))):
+                assert total == simulations          # a budget that fits is all used
+    assert halving_phases(64, 16) == [1, 2, 4, 8]
+    assert halving_phases(7, 2) == [3, 1]
+
+
+def test_gumbel_root_plays_legal_moves_and_gives_an_improved_policy(tmp_path):
+    from meeplezoo.agents.az.gumbel import GumbelMCTS
+
+    game = "hansa_v0"
+    network, _ = _network(game)
+    env = make(game, num_players=2)
+    env.reset(seed=2)
+    agent = GumbelMCTS(simulations=32, evaluator=NetworkEvaluator(network, spec(game)),
+                       considered=8, leaf_batch=4, seed=0)
+    for _ in range(4):
+        action = agent.act(env)
+        assert env.action_mask()[action] == 1
+        actions, policy = agent.improved_policy()
+        assert set(actions) == set(np.flatnonzero(env.action_mask()))
+        assert policy.sum() == pytest.approx(1.0) and (policy >= 0).all()
+        assert agent.last_simulations <= 32
+        env.step(action)
+    with pytest.raises(ValueError, match="needs a network evaluator"):
+        GumbelMCTS(simulations=8, evaluator=None)
+
+
+def test_a_forced_root_action_takes_every_simulation():
+    """The search's root-action parameter (sequential halving's lever): all visits go
+    below the forced move."""
+    from meeplezoo.agents.mcts import MCTSAgent
+    from meeplezoo.agents.mcts.search import P_ROOT_ACTION
+
+    env = make("hansa_v0", num_players=2)
+    env.reset(seed=0)
+    legal = np.flatnonzero(env.action_mask())
+    agent = MCTSAgent(simulations=50, seed=0)
+    agent.params[P_ROOT_ACTION] = legal[-1]
+    agent.act(env)
+    visits = {a: v for a, v, _ in agent.tree.root_children()}
+    assert visits[legal[-1]] == 49 and sum(visits.values()) == 49   # the first expands the root
