@@ -19,17 +19,24 @@ def check_options(options, game_spec) -> None:
     if not options.hidden or any(size < 1 for size in options.hidden):
         raise ValueError(f"--hidden needs one or more layer sizes >= 1, got {options.hidden}")
     for name in ("num_envs", "num_steps", "update_epochs", "num_minibatches",
-                 "checkpoint_every", "eval_games", "pool_every", "pool_size"):
-        if getattr(options, name) < 1:
+                 "checkpoint_every", "eval_games", "pool_every", "pool_size", "num_games",
+                 "simulations", "fast_simulations", "considered", "batch_size",
+                 "updates_per_iteration", "moves_per_iteration", "buffer_size"):
+        if hasattr(options, name) and getattr(options, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be >= 1, "
                              f"got {getattr(options, name)}")
-    if (options.num_envs * options.num_steps) % options.num_minibatches:
+    if hasattr(options, "num_minibatches") and \
+            (options.num_envs * options.num_steps) % options.num_minibatches:
         raise ValueError("--num-minibatches must divide num_envs * num_steps")
-    for name in ("learning_rate", "gamma", "gae_lambda", "clip_coef", "max_grad_norm"):
+    for name in ("learning_rate", "gamma", "gae_lambda", "clip_coef", "max_grad_norm",
+                 "margin_scale"):
+        if not hasattr(options, name):
+            continue
         value = getattr(options, name)
         if not math.isfinite(value) or value <= 0:
             raise ValueError(f"--{name.replace('_', '-')} must be a finite number > 0, "
                              f"got {value}")
-    if not 0 <= options.opponent_fraction <= 1 or not math.isfinite(options.minutes) \
-            or options.minutes < 0:
-        raise ValueError("--opponent-fraction must be in [0, 1] and --minutes >= 0")
+    fraction = getattr(options, "opponent_fraction", getattr(options, "full_fraction", 0.5))
+    if not 0 <= fraction <= 1 or not math.isfinite(options.minutes) or options.minutes < 0:
+        raise ValueError("--opponent-fraction / --full-fraction must be in [0, 1] and "
+                         "--minutes >= 0")

@@ -52,12 +52,34 @@ def demo(args) -> int:
     return 0
 
 
+ALGORITHMS = {"ppo": "meeplezoo.training.ppo", "az": "meeplezoo.training.az"}
+
+
+def split_algorithm(rest: list[str]) -> tuple[str, list[str]]:
+    """``--algo NAME`` (or ``--algo=NAME``) taken out of ``train``'s arguments; ppo if
+    absent."""
+    rest, algorithm = list(rest), "ppo"
+    for index, argument in enumerate(rest):
+        if argument == "--algo" or argument.startswith("--algo="):
+            value = argument.partition("=")[2] if "=" in argument else (
+                rest[index + 1] if index + 1 < len(rest) else "")
+            del rest[index:index + (1 if "=" in argument else 2)]
+            algorithm = value
+            break
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown --algo {algorithm!r}; choose from {', '.join(ALGORITHMS)}")
+    return algorithm, rest
+
+
 def train(args) -> int:
+    import importlib
+
+    algorithm, rest = split_algorithm(args.rest)
     try:
-        from meeplezoo.training.ppo import train_main  # torch and tyro load only here
+        module = importlib.import_module(ALGORITHMS[algorithm])  # torch, tyro load here
     except ImportError as err:
         raise ValueError(f"training needs the [train] extra ({err.name} is missing)") from None
-    return train_main(args.rest) or 0
+    return module.train_main(rest) or 0
 
 
 def bench(args) -> int:
@@ -97,7 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("arena", help="round-robin matches and strength ratings")
     arena_command.add_arguments(p)
     p.set_defaults(handler=arena_command.run)
-    p = commands.add_parser("train", help="self-play PPO (needs the [train] extra)",
+    p = commands.add_parser("train", help="self-play training: --algo ppo (default) or az "
+                            "(search + network); needs the [train] extra",
                             add_help=False)
     p.add_argument("rest", nargs=argparse.REMAINDER)
     p.set_defaults(handler=train)

@@ -22,12 +22,13 @@ EVAL_FIELDS = ("update", "global_step", "elapsed_s", "opponent", "games", "score
 
 
 def evaluate_checkpoint(checkpoint: str | Path, game: str, opponents: Sequence[str],
-                        games: int, players: int = 2, seed: int = 0) -> list[dict]:
-    """Score of the policy against each opponent over ``games`` games (seats alternated)."""
-    from meeplezoo.agents.ppo import PPOAgent
-
+                        games: int, players: int = 2, seed: int = 0,
+                        agent: str = "ppo:{checkpoint}") -> list[dict]:
+    """Score of the checkpoint's agent (``agent`` with ``{checkpoint}`` filled in: the PPO
+    policy's greedy moves by default, ``az:{checkpoint},sims=32`` for AlphaZero) against
+    each opponent over ``games`` games (seats alternated)."""
     rows = []
-    ours = PPOAgent(str(checkpoint), greedy=True, seed=seed)
+    ours = make_agent(agent.format(checkpoint=checkpoint), game, seed=seed)
     for opponent in opponents:
         points = 0.0
         for index in range(games):

@@ -48,6 +48,16 @@ def halving_phases(simulations: int, considered: int) -> list[int]:
     return shares
 
 
+def drive(steps, evaluator) -> None:
+    """Run a search generator to its end, answering each leaf batch with ``evaluator``."""
+    try:
+        request = next(steps)
+        while True:
+            request = steps.send(evaluator(*request))
+    except StopIteration:
+        pass
+
+
 def sigma(q: np.ndarray, max_visits: int, c_visit: float, c_scale: float) -> np.ndarray:
     return (c_visit + max_visits) * c_scale * q
 
@@ -68,19 +78,33 @@ class GumbelMCTS(MCTSAgent):
         self.chosen = -1
         self._root_stats: tuple | None = None
 
-    def _search(self, spec, state: np.ndarray) -> None:
+    def act(self, env) -> int:
+        drive(self.search_steps(env), self.evaluator)
+        return self.best_action()
+
+    def search_steps(self, env):
+        """The search of ``env``'s position as a generator: it yields ``(leaf_states,
+        masks)`` and expects ``(values, priors)`` sent back; once it stops,
+        :meth:`best_action` and :meth:`improved_policy` hold the result.  (``act`` drives
+        it with this agent's evaluator; self-play drives many in lockstep.)"""
+        game = env.unwrapped
+        state = game.state.copy()
+        self._prepare_root(game.spec, state)
+        yield from self._search_steps(game.spec, state)
+
+    def _search_steps(self, spec, state: np.ndarray):
         _, select_leaves, _, masks_of = self._compiled(spec)
         mask = np.zeros(spec.num_actions, dtype=MASK_DTYPE)
         codes = np.zeros(max(spec.max_chance_outcomes, 1), dtype=np.int64)
         probs = np.zeros(max(spec.max_chance_outcomes, 1), dtype=np.float64)
 
-        def run(action: int, count: int) -> None:
+        def run(action: int, count: int):
             self.params[P_ROOT_ACTION] = action
             for start in range(0, count, self.leaf_batch):
-                self._evaluate_leaves(spec, min(self.leaf_batch, count - start), state,
-                                      select_leaves, masks_of, mask, codes, probs)
+                yield from self.leaf_round(spec, min(self.leaf_batch, count - start), state,
+                                           select_leaves, masks_of, mask, codes, probs)
 
-        run(-1, 1)                                 # expand the root, take the network's view
+        yield from run(-1, 1)                  # expand the root: the network's view
         tree, root = self.tree, self.root
         player = int(tree.nodes[root, PLAYER])
         root_value = float(tree.values[root, player])
@@ -94,7 +118,7 @@ class GumbelMCTS(MCTSAgent):
         done = 1
         for share in halving_phases(self.simulations - 1, len(remaining)):
             for index in remaining:
-                run(int(actions[index]), share)
+                yield from run(int(actions[index]), share)
                 done += share
             q = self._completed_q(edges, player, root_value, logits)
             score = noise + logits + sigma(q, self._visits(edges).max(), self.c_visit,

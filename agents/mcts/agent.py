@@ -154,6 +154,18 @@ class MCTSAgent(Agent):
 
     def _evaluate_leaves(self, spec, batch, state, select_leaves, masks_of, mask, codes,
                          probs):
+        steps = self.leaf_round(spec, batch, state, select_leaves, masks_of, mask, codes,
+                                probs)
+        request = next(steps)
+        try:
+            steps.send(self.evaluator(*request))
+        except StopIteration:
+            pass
+
+    def leaf_round(self, spec, batch, state, select_leaves, masks_of, mask, codes, probs):
+        """One round of the leaf hook as a generator: yields ``(leaf_states, masks)``, takes
+        ``(values, priors)`` back, backs them up (a lockstep driver batches many searches'
+        rounds into one network call)."""
         tree = self.tree
         players = int(state[H_NUM_PLAYERS])
         leaf_states = np.empty((batch, state.shape[0]), dtype=state.dtype)
@@ -165,7 +177,7 @@ class MCTSAgent(Agent):
                       terminal, mask, codes, probs)
         masks = np.zeros((batch, spec.num_actions), dtype=MASK_DTYPE)
         masks_of(leaf_states, masks)
-        values, priors = self.evaluator(leaf_states, masks)
+        values, priors = yield leaf_states, masks
         values = np.asarray(values, dtype=np.float64).reshape(batch, players)
         leaf_values[terminal == 0] = values[terminal == 0]
         priors = np.ascontiguousarray(priors, dtype=np.float64).reshape(batch, spec.num_actions)

@@ -1,0 +1,171 @@
+"""The AlphaZero-style trainer: lockstep self-play equals each search run alone, the
+targets, the replay buffer, checkpoints and --resume (SIGKILL too), bad input."""
+
+from __future__ import annotations
+
+import csv
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("tyro")
+
+from meeplezoo.agents.az.gumbel import GumbelMCTS  # noqa: E402
+from meeplezoo.envs import spec  # noqa: E402
+from meeplezoo.envs.core.contract import H_PLY  # noqa: E402
+from meeplezoo.training.az import Options, train  # noqa: E402
+from meeplezoo.training.az_selfplay import LockstepSelfPlay, ReplayBuffer  # noqa: E402
+from meeplezoo.training.checkpoint import load_checkpoint  # noqa: E402
+from meeplezoo.training.cli import main  # noqa: E402
+
+GAME = "hansa_v0"
+
+
+def row_wise_evaluator(states, masks):
+    """Values and priors that depend on each row alone (a network's float rounding can
+    depend on the batch it sits in; this cannot), so lockstep and alone must agree."""
+    key = (states * np.arange(1, states.shape[1] + 1)).sum(axis=1) % 997
+    values = np.stack([np.sin(key), -np.sin(key)], axis=1)
+    priors = masks * (1.0 + (np.arange(masks.shape[1])[None, :] * key[:, None]) % 7)
+    totals = priors.sum(axis=1, keepdims=True)
+    return values, np.divide(priors, totals, out=np.zeros_like(priors), where=totals > 0)
+
+
+def test_lockstep_self_play_plays_the_same_moves_as_each_search_alone():
+    lockstep = LockstepSelfPlay(spec(GAME), 3, 2, simulations=12, fast_simulations=12,
+                                full_fraction=1.0, considered=4, margin_scale=50.0, seed=5,
+                                leaf_batch=3)
+    alone_envs = [env.clone() for env in lockstep.envs]
+    alone = [GumbelMCTS(12, evaluator=row_wise_evaluator, considered=4, leaf_batch=3,
+                        seed=5 * 7919 + g) for g in range(3)]
+    for _ in range(6):
+        lockstep.play_moves(row_wise_evaluator)
+        for g in range(3):
+            alone_envs[g].step(alone[g].act(alone_envs[g]))
+            np.testing.assert_array_equal(alone_envs[g].state, lockstep.envs[g].state)
+    assert lockstep.envs[0].state[H_PLY] >= 6
+
+
+def test_finished_games_give_consistent_targets():
+    """Two seats, win/loss: the two rotated values of a position are opposite (0 and 0 on
+    a tie) and the mover's margin has the sign of its value; policies are distributions
+    over the legal moves."""
+    selfplay = LockstepSelfPlay(spec(GAME), 2, 2, simulations=8, fast_simulations=2,
+                                full_fraction=0.5, considered=4, margin_scale=50.0, seed=1)
+    rows: dict = {}
+    while not rows:
+        rows = selfplay.play_moves(row_wise_evaluator)
+    assert selfplay.games_finished >= 1
+    values, margins = rows["values"], rows["margins"]
+    np.testing.assert_allclose(values[:, 0], -values[:, 1])
+    assert set(np.unique(values[:, 0])) <= {-1.0, 0.0, 1.0}
+    assert (np.sign(margins[:, 0]) == np.sign(values[:, 0])).all()
+    assert not values[:, 2:].any() and not margins[:, 2:].any()      # padded seats
+    np.testing.assert_allclose(rows["policies"].sum(axis=1), 1.0, rtol=1e-5)
+    assert not rows["policies"][rows["masks"] == 0].any()
+
+
+def test_the_buffer_rings_saves_and_refuses_a_corrupt_file(tmp_path):
+    buffer = ReplayBuffer(5, 3, 4, 2)
+    rows = {"obs": np.arange(21, dtype=np.float16).reshape(7, 3),
+            "masks": np.ones((7, 4), np.int8), "policies": np.full((7, 4), 0.25, np.float32),
+            "values": np.zeros((7, 2), np.float32), "margins": np.zeros((7, 2), np.float32)}
+    buffer.add(**rows)
+    assert buffer.size == 5 and buffer.cursor == 2
+    assert sorted(buffer.arrays["obs"][:, 0]) == [6, 9, 12, 15, 18]   # the 5 newest
+    buffer.save(tmp_path / "b.npz")
+    again = ReplayBuffer.load(tmp_path / "b.npz", 5, 3, 4, 2)
+    np.testing.assert_array_equal(again.arrays["obs"], buffer.arrays["obs"])
+    with pytest.raises(ValueError, match="this run keeps 9"):
+        ReplayBuffer.load(tmp_path / "b.npz", 9, 3, 4, 2)
+    with pytest.raises(ValueError, match="obs has shape"):
+        ReplayBuffer.load(tmp_path / "b.npz", 5, 4, 4, 2)
+    (tmp_path / "bad.npz").write_bytes(b"garbage")
+    with pytest.raises(ValueError, match="not a readable replay buffer"):
+        ReplayBuffer.load(tmp_path / "bad.npz", 5, 3, 4, 2)
+
+
+SMALL = dict(game=GAME, num_games=4, simulations=8, fast_simulations=2, considered=4,
+             moves_per_iteration=30, hidden=(16,), batch_size=16, min_buffer=8,
+             updates_per_iteration=2, checkpoint_every=2, progress=False, torch_threads=1)
+
+
+def test_training_learns_checkpoints_and_resumes(tmp_path):
+    first = train(Options(**SMALL, iterations=16, run_dir=str(tmp_path), run_name="r"))
+    assert first["iteration"] == 16 and first["games"] >= 1 and first["updates"] > 0
+    run = tmp_path / "r"
+    assert (run / "buffer.npz").exists()
+    with pytest.raises(ValueError, match="pass --resume"):
+        train(Options(**SMALL, iterations=20, run_dir=str(tmp_path), run_name="r"))
+    resumed = train(Options(**SMALL, iterations=18, run_dir=str(tmp_path), run_name="r",
+                            resume=True))
+    assert resumed["iteration"] == 18 and resumed["positions"] >= first["positions"]
+    with (run / "progress.csv").open(newline="") as handle:
+        assert [int(r["iteration"]) for r in csv.DictReader(handle)] == list(range(1, 19))
+    from meeplezoo.agents.registry import make_agent
+    from meeplezoo.envs import make
+
+    env = make(GAME, num_players=2)
+    env.reset(seed=0)
+    action = make_agent(f"az:{run / 'checkpoint.pt'},sims=8", GAME, seed=0).act(env)
+    assert env.action_mask()[action] == 1
+    (run / "buffer.npz").write_bytes(b"corrupt")
+    with pytest.raises(ValueError, match="not a readable replay buffer"):
+        train(Options(**SMALL, iterations=20, run_dir=str(tmp_path), run_name="r",
+                      resume=True))
+
+
+def test_bad_options_and_algorithms_are_one_clear_line(tmp_path, capsys):
+    with pytest.raises(ValueError, match="--simulations must be >= 1"):
+        train(Options(**{**SMALL, "simulations": 0}, run_dir=str(tmp_path)))
+    with pytest.raises(ValueError, match="--full-fraction"):
+        train(Options(**{**SMALL, "full_fraction": 1.5}, run_dir=str(tmp_path)))
+    assert main(["train", GAME, "--algo", "dqn"]) == 2
+    assert "unknown --algo 'dqn'" in capsys.readouterr().err
+
+
+def csv_iterations(path: Path) -> list[int]:
+    with path.open(newline="") as handle:
+        return [int(row["iteration"]) for row in csv.DictReader(handle)]
+
+
+def test_sigkill_then_resume(tmp_path):
+    args = [GAME, "--num-games", "4", "--simulations", "8", "--fast-simulations", "2",
+            "--considered", "4", "--moves-per-iteration", "20", "--hidden", "16",
+            "--batch-size", "16", "--min-buffer", "8", "--checkpoint-every", "2",
+            "--torch-threads", "1", "--no-progress", "--run-name", "killed",
+            "--run-dir", str(tmp_path)]
+    run = tmp_path / "killed"
+    command = [sys.executable, "-m", "meeplezoo.training.az", *args, "--iterations", "100000"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 240
+    try:
+        while time.time() < deadline:
+            log = run / "progress.csv"
+            logged = csv_iterations(log) if log.exists() else []
+            if (run / "checkpoint.pt").exists() and len(logged) >= 5 and logged[-1] % 2:
+                break
+            assert process.poll() is None, process.stderr.read().decode()[-2000:]
+            time.sleep(0.02)
+        else:
+            pytest.fail("the run wrote no checkpoint in time")
+    finally:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+    saved = load_checkpoint(run / "checkpoint.pt")["counters"]
+    assert saved["iteration"] % 2 == 0 and saved["iteration"] < csv_iterations(
+        run / "progress.csv")[-1]
+    target = saved["iteration"] + 3
+    resumed = subprocess.run([sys.executable, "-m", "meeplezoo.training.az", *args,
+                              "--resume", "--iterations", str(target)],
+                             capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    assert load_checkpoint(run / "checkpoint.pt")["counters"]["iteration"] == target
+    assert csv_iterations(run / "progress.csv") == list(range(1, target + 1))

@@ -1,0 +1,213 @@
+"""Self-play for the AlphaZero-style trainer: many games searched in lockstep, a replay
+buffer, and the targets.
+
+Every game keeps a :class:`~meeplezoo.agents.az.gumbel.GumbelMCTS`.  A move of all games
+at once runs their searches as generators: each yields a batch of leaves, the leaves of
+every game go through the network in one forward pass, and each search gets its slice
+back (:meth:`LockstepSelfPlay.play_moves`).  Chance nodes come from the game's exact
+outcomes inside the search; the network only values positions.
+
+Playout-cap randomisation (KataGo): a move gets the full budget with probability
+``full_fraction`` and is then recorded as a training position (its target policy is the
+search's improved policy); the other moves use ``fast_simulations`` and are not recorded.
+When a game ends, each recorded position gets its targets from the seat that was to move:
+the final reward of every seat (win/loss, ties shared) and every seat's score margin over
+the best other seat, both in that seat's rotated order (see ``agents/az/network.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from meeplezoo.agents.az.evaluator import absolute_to_rotated, observers
+from meeplezoo.agents.az.gumbel import GumbelMCTS
+from meeplezoo.envs import make
+from meeplezoo.envs.core.batch import observe_batch
+from meeplezoo.envs.core.contract import GameSpec
+from meeplezoo.envs.core.rewards import final_rewards
+
+from .checkpoint import atomic_write
+
+BUFFER_FIELDS = ("obs", "masks", "policies", "values", "margins")
+
+
+def final_targets(env, margin_scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per absolute seat: the final win/loss reward and the score margin over the best
+    other seat (divided by ``margin_scale``)."""
+    game = env.unwrapped
+    players = game.num_players
+    scores = np.zeros(players, dtype=np.int64)
+    tiebreaks = np.zeros(players, dtype=np.int64)
+    game.spec.kernels["scores"](game.state, scores)
+    game.spec.kernels["tiebreaks"](game.state, tiebreaks)
+    rewards = np.zeros(players, dtype=np.float64)
+    final_rewards(scores, tiebreaks, players, 0, 1.0, rewards)
+    margins = np.array([scores[s] - np.delete(scores, s).max() for s in range(players)],
+                       dtype=np.float64) / margin_scale
+    return rewards, margins
+
+
+@dataclass
+class ReplayBuffer:
+    """A ring of training positions (observations stored as float16 to halve memory)."""
+
+    capacity: int
+    obs_size: int
+    num_actions: int
+    seats: int
+    size: int = 0
+    cursor: int = 0
+    arrays: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if not self.arrays:
+            self.arrays = {
+                "obs": np.zeros((self.capacity, self.obs_size), dtype=np.float16),
+                "masks": np.zeros((self.capacity, self.num_actions), dtype=np.int8),
+                "policies": np.zeros((self.capacity, self.num_actions), dtype=np.float32),
+                "values": np.zeros((self.capacity, self.seats), dtype=np.float32),
+                "margins": np.zeros((self.capacity, self.seats), dtype=np.float32)}
+
+    def add(self, **rows: np.ndarray) -> None:
+        count = len(rows["obs"])
+        for start in range(0, count, self.capacity):
+            chunk = slice(start, min(count, start + self.capacity))
+            n = chunk.stop - chunk.start
+            where = (self.cursor + np.arange(n)) % self.capacity
+            for name in BUFFER_FIELDS:
+                self.arrays[name][where] = rows[name][chunk]
+            self.cursor = int((self.cursor + n) % self.capacity)
+            self.size = min(self.capacity, self.size + n)
+
+    def sample(self, rng: np.random.Generator, batch: int) -> dict:
+        rows = rng.integers(0, self.size, size=batch)
+        return {name: self.arrays[name][rows] for name in BUFFER_FIELDS}
+
+    def save(self, path: Path) -> None:
+        arrays = {name: self.arrays[name][:self.size] for name in BUFFER_FIELDS}
+        meta = np.array([self.capacity, self.cursor, self.size], dtype=np.int64)
+        atomic_write(path, lambda file: np.savez(file, meta=meta, **arrays))
+
+    @classmethod
+    def load(cls, path: Path, capacity: int, obs_size: int, num_actions: int,
+             seats: int) -> ReplayBuffer:
+        """The buffer saved at ``path``, every array checked (no pickles are read)."""
+        buffer = cls(capacity, obs_size, num_actions, seats)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                saved_capacity, cursor, size = (int(x) for x in data["meta"])
+                loaded = {name: data[name] for name in BUFFER_FIELDS}
+        except (OSError, ValueError, KeyError, EOFError) as err:
+            raise ValueError(f"{path} is not a readable replay buffer: {err}") from None
+        widths = {"obs": obs_size, "masks": num_actions, "policies": num_actions,
+                  "values": seats, "margins": seats}
+        for name, array in loaded.items():
+            if array.shape != (size, widths[name]) or array.dtype != buffer.arrays[name].dtype:
+                raise ValueError(f"{path}: {name} has shape {array.shape} {array.dtype}, "
+                                 f"expected ({size}, {widths[name]}) "
+                                 f"{buffer.arrays[name].dtype}")
+            if array.dtype.kind == "f" and not np.isfinite(array).all():
+                raise ValueError(f"{path}: {name} holds NaN or infinite values")
+        if saved_capacity != capacity or not 0 <= cursor < max(capacity, 1) or size > capacity:
+            raise ValueError(f"{path}: saved for a buffer of {saved_capacity} positions "
+                             f"(cursor {cursor}, size {size}); this run keeps {capacity}")
+        for name, array in loaded.items():
+            buffer.arrays[name][:size] = array
+        buffer.size, buffer.cursor = size, cursor
+        return buffer
+
+
+class LockstepSelfPlay:
+    """``num_games`` games of self-play, searched in lockstep (module docstring)."""
+
+    def __init__(self, spec: GameSpec, num_games: int, players: int, simulations: int,
+                 fast_simulations: int, full_fraction: float, considered: int,
+                 margin_scale: float, seed: int, leaf_batch: int = 4,
+                 rule_options: dict | None = None):
+        self.spec, self.players = spec, players
+        self.simulations, self.fast_simulations = simulations, fast_simulations
+        self.full_fraction, self.margin_scale = full_fraction, margin_scale
+        self.rng = np.random.default_rng(seed)
+        self.envs = [make(spec.name, num_players=players, **(rule_options or {}))
+                     for _ in range(num_games)]
+        self.searches = [GumbelMCTS(simulations, evaluator=_unused, considered=considered,
+                                    leaf_batch=leaf_batch, seed=seed * 7919 + g)
+                         for g in range(num_games)]
+        self.pending: list[list[tuple]] = [[] for _ in range(num_games)]
+        for env in self.envs:
+            env.reset(seed=int(self.rng.integers(1 << 62)))
+        self.games_finished = 0
+        self.moves_played = 0
+
+    def play_moves(self, evaluator) -> dict:
+        """One move in every game; returns the positions of games that ended (targets
+        filled in) as arrays ready for the buffer."""
+        full = self.rng.random(len(self.envs)) < self.full_fraction
+        steps, requests = {}, {}
+        for g, (env, search) in enumerate(zip(self.envs, self.searches, strict=True)):
+            search.simulations = self.simulations if full[g] else self.fast_simulations
+            steps[g] = search.search_steps(env)
+            self._advance(g, steps, requests, None)
+        while requests:
+            games = list(requests)
+            states = np.concatenate([requests[g][0] for g in games])
+            masks = np.concatenate([requests[g][1] for g in games])
+            values, priors = evaluator(states, masks)
+            start = 0
+            for g in games:
+                end = start + len(requests[g][0])
+                self._advance(g, steps, requests, (values[start:end], priors[start:end]))
+                start = end
+        finished = []
+        for g, (env, search) in enumerate(zip(self.envs, self.searches, strict=True)):
+            if full[g]:
+                self.pending[g].append(self._position(env, search))
+            env.step(search.best_action())
+            self.moves_played += 1
+            if env.game_over:
+                finished.extend(self._close(g))
+                env.reset(seed=int(self.rng.integers(1 << 62)))
+        return self._stack(finished)
+
+    @staticmethod
+    def _advance(g, steps, requests, answer) -> None:
+        try:
+            requests[g] = next(steps[g]) if answer is None else steps[g].send(answer)
+        except StopIteration:
+            requests.pop(g, None)
+
+    def _position(self, env, search) -> tuple:
+        game = env.unwrapped
+        actions, probabilities = search.improved_policy()
+        policy = np.zeros(self.spec.num_actions, dtype=np.float32)
+        policy[actions] = probabilities
+        seat = int(observers(self.spec, game.state[None, :])[0])
+        obs = observe_batch(self.spec, game.state[None, :], np.array([seat]))[0]
+        return obs, game.action_mask().copy(), policy, seat
+
+    def _close(self, g: int) -> list[tuple]:
+        rewards, margins = final_targets(self.envs[g], self.margin_scale)
+        rows = []
+        for obs, mask, policy, seat in self.pending[g]:
+            seats = np.array([seat])
+            rows.append((obs, mask, policy,
+                         absolute_to_rotated(rewards[None, :], seats, self.spec.max_players)[0],
+                         absolute_to_rotated(margins[None, :], seats, self.spec.max_players)[0]))
+        self.pending[g] = []
+        self.games_finished += 1
+        return rows
+
+    @staticmethod
+    def _stack(rows: list[tuple]) -> dict:
+        if not rows:
+            return {}
+        columns = list(zip(*rows, strict=True))
+        return {name: np.stack(column) for name, column in zip(BUFFER_FIELDS, columns,
+                                                                strict=True)}
+
+
+def _unused(states, masks):
+    raise RuntimeError("lockstep searches are answered by play_moves, not called directly")
