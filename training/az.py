@@ -16,9 +16,7 @@ and ``eval.csv`` with ``--eval-every``.
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import random
 import time
 from dataclasses import dataclass
 
@@ -34,15 +32,13 @@ from meeplezoo.envs import spec
 
 from .az_selfplay import LockstepSelfPlay, ReplayBuffer
 from .checkpoint import (
-    load_checkpoint,
-    load_weights,
     remove_stale_temporaries,
-    restore_rng,
     save_checkpoint,
 )
 from .checks import check_options
 from .evaluate import append_eval_rows, evaluate_checkpoint
-from .ppo import canonical_game, run_path, truncate_log
+from .ppo import canonical_game, run_path
+from .runlog import RunLog, resume_or_refuse, torch_setup, tyro_main
 
 
 @dataclass
@@ -143,11 +139,7 @@ def train(options: Options) -> dict:
     options = _run_name(dataclasses.replace(options, game=canonical_game(options.game)))
     game_spec = spec(options.game)
     check_options(options, game_spec)
-    if options.torch_threads:
-        torch.set_num_threads(options.torch_threads)
-    if options.device.startswith("cuda") and not torch.cuda.is_available():
-        raise ValueError("--device cuda asked for, but torch sees no CUDA device")
-    device = torch.device(options.device)
+    device, np_rng = torch_setup(options)
     folder = run_path(options)
     checkpoint_path, buffer_path = folder / "checkpoint.pt", folder / "buffer.npz"
     for path in (checkpoint_path, buffer_path):
@@ -155,27 +147,16 @@ def train(options: Options) -> dict:
     seats = game_spec.max_players
     meta = az_network_meta(options.game, game_spec.obs_size, game_spec.num_actions, seats,
                            options.hidden)
-    random.seed(options.seed)
-    np_rng = np.random.default_rng(options.seed)
-    torch.manual_seed(options.seed)
     network = make_az_network(meta).to(device)
     optimizer = optim.AdamW(network.parameters(), lr=options.learning_rate,
                             weight_decay=options.weight_decay)
     counters = {"iteration": 0, "positions": 0, "moves": 0, "games": 0, "updates": 0,
                 "elapsed_s": 0.0}
     buffer = ReplayBuffer(options.buffer_size, game_spec.obs_size, game_spec.num_actions, seats)
-    if options.resume:
-        payload = load_checkpoint(checkpoint_path, expect=meta, map_location=device)
-        load_weights(network, payload["model"], checkpoint_path)
-        optimizer.load_state_dict(payload["optimizer"])
-        counters.update(payload["counters"])
-        restore_rng(payload, np_rng)
-        if buffer_path.exists():
-            buffer = ReplayBuffer.load(buffer_path, options.buffer_size, game_spec.obs_size,
-                                       game_spec.num_actions, seats)
-    elif checkpoint_path.exists():
-        raise ValueError(f"{checkpoint_path} exists: pass --resume to continue that run, or "
-                         f"choose another --run-name")
+    if resume_or_refuse(options, checkpoint_path, meta, network, optimizer, counters, np_rng,
+                        device) and buffer_path.exists():
+        buffer = ReplayBuffer.load(buffer_path, options.buffer_size, game_spec.obs_size,
+                                   game_spec.num_actions, seats)
     folder.mkdir(parents=True, exist_ok=True)
     selfplay = LockstepSelfPlay(game_spec, options.num_games, options.players,
                                 options.simulations, options.fast_simulations,
@@ -183,16 +164,9 @@ def train(options: Options) -> dict:
                                 seed=int(np_rng.integers(1 << 31)), leaf_batch=options.leaf_batch)
     evaluator = NetworkEvaluator(network, game_spec, options.device)
 
-    from torch.utils.tensorboard import SummaryWriter
-
-    writer = SummaryWriter(str(folder), purge_step=counters["iteration"] + 1
-                           if options.resume else None)
-    csv_path, eval_path = folder / "progress.csv", folder / "eval.csv"
-    if options.resume:
-        truncate_log(csv_path, counters["iteration"])
-        truncate_log(eval_path, counters["iteration"])
-    csv_file = csv_path.open("a", newline="")
-    csv_writer = None
+    log = RunLog(folder, options, counters, key="iteration", step_key="iteration",
+                 total=options.iterations, unit="it", desc=f"{options.game} az",
+                 resume=options.resume, progress=options.progress)
 
     def budget_used() -> float:
         used = counters["iteration"] / options.iterations
@@ -206,14 +180,6 @@ def train(options: Options) -> dict:
                         options=dataclasses.asdict(options), counters=dict(counters),
                         np_rng=np_rng)
 
-    bar = None
-    if options.progress:
-        from tqdm import tqdm
-
-        timed = options.minutes > 0
-        bar = tqdm(total=round(options.minutes * 60) if timed else options.iterations,
-                   initial=round(counters["elapsed_s"]) if timed else counters["iteration"],
-                   unit="s" if timed else "it", dynamic_ncols=True, desc=f"{options.game} az")
     try:
         while budget_used() < 1.0:
             started = time.perf_counter()
@@ -249,30 +215,16 @@ def train(options: Options) -> dict:
                    "updates": counters["updates"], "elapsed_s": round(counters["elapsed_s"], 3),
                    "selfplay_moves_per_s": round(moves / selfplay_s, 1),
                    "update_s": round(elapsed - selfplay_s, 3), "buffer": buffer.size, **stats}
-            for key, value in row.items():
-                if key != "iteration":
-                    writer.add_scalar(f"train/{key}", value, counters["iteration"])
-            if csv_writer is None:
-                csv_writer = csv.DictWriter(csv_file, fieldnames=list(row))
-                if csv_file.tell() == 0:
-                    csv_writer.writeheader()
-            csv_writer.writerow(row)
-            csv_file.flush()
-            if bar is not None:
-                bar.update(round(counters["elapsed_s"]) - bar.n if options.minutes > 0 else 1)
-                bar.set_postfix(games=counters["games"], buffer=buffer.size,
-                                mps=f"{row['selfplay_moves_per_s']:.0f}")
+            log.write(row, 1, games=counters["games"], buffer=buffer.size,
+                      mps=f"{row['selfplay_moves_per_s']:.0f}")
             evaluate_now = options.eval_every and counters["iteration"] % options.eval_every == 0
             if counters["iteration"] % options.checkpoint_every == 0 or evaluate_now:
                 save()
             if evaluate_now:
-                _evaluate(checkpoint_path, options, counters, eval_path, writer)
+                _evaluate(checkpoint_path, options, counters, log.eval_path, log.writer)
         save()
     finally:
-        if bar is not None:
-            bar.close()
-        writer.close()
-        csv_file.close()
+        log.close()
     return {**counters, "checkpoint": str(checkpoint_path)}
 
 
@@ -292,18 +244,11 @@ def _evaluate(checkpoint_path, options: Options, counters: dict, eval_path, writ
 
 def train_main(argv: list[str] | None = None) -> int:
     """Entry point of ``meeplezoo train --algo az``: a positional game name first."""
-    import tyro
-
-    argv = list(argv or [])
-    if argv and not argv[0].startswith("-"):
-        argv = ["--game", argv[0], *argv[1:]]
-    options = tyro.cli(Options, args=argv, prog="meeplezoo train --algo az",
-                       description=__doc__.splitlines()[0])
-    result = train(options)
-    print(f"trained {result['iteration']} iterations ({result['games']} games, "
-          f"{result['positions']} positions, {result['updates']} updates) in "
-          f"{result['elapsed_s']:.0f} s; checkpoint: {result['checkpoint']}")
-    return 0
+    return tyro_main(Options, train, argv, "meeplezoo train --algo az",
+                     __doc__.splitlines()[0],
+                     lambda r: f"trained {r['iteration']} iterations ({r['games']} games, "
+                               f"{r['positions']} positions, {r['updates']} updates) in "
+                               f"{r['elapsed_s']:.0f} s; checkpoint: {r['checkpoint']}")
 
 
 if __name__ == "__main__":

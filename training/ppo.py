@@ -13,10 +13,7 @@ it with the same update counter, global step and training time).
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import io
-import random
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,17 +27,14 @@ from meeplezoo.envs import names, spec
 from meeplezoo.envs.core.batch import BatchEnv
 
 from .checkpoint import (
-    atomic_write,
-    load_checkpoint,
-    load_weights,
     remove_stale_temporaries,
-    restore_rng,
     save_checkpoint,
 )
 from .checks import check_options
 from .collect import Collector, compute_gae
 from .evaluate import append_eval_rows, evaluate_checkpoint
 from .pool import OpponentPool
+from .runlog import RunLog, resume_or_refuse, torch_setup, tyro_main
 
 
 @dataclass
@@ -181,20 +175,6 @@ def normalise_advantages(advantages: torch.Tensor, weights: torch.Tensor | None 
     return (advantages - mean) / (var.sqrt() + 1e-8)
 
 
-def truncate_log(csv_path: Path, last_update: int) -> None:
-    """Keep the CSV rows up to ``last_update`` (rewritten atomically)."""
-    if not csv_path.exists():
-        return
-    with csv_path.open(newline="") as handle:
-        rows = list(csv.reader(handle))
-    if not rows:
-        return
-    header, body = rows[0], [r for r in rows[1:] if r and int(r[0]) <= last_update]
-    text = io.StringIO(newline="")
-    csv.writer(text).writerows([header, *body])
-    atomic_write(csv_path, lambda file: file.write(text.getvalue().encode()))
-
-
 def run_path(options: Options) -> Path:
     name = options.run_name or f"{options.game}_{options.players}p_seed{options.seed}"
     return Path(options.run_dir) / name
@@ -205,31 +185,16 @@ def train(options: Options) -> dict:
     options = dataclasses.replace(options, game=canonical_game(options.game))
     check_options(options, spec(options.game))
     game_spec = spec(options.game)
-    if options.torch_threads:
-        torch.set_num_threads(options.torch_threads)
-    if options.device.startswith("cuda") and not torch.cuda.is_available():
-        raise ValueError("--device cuda asked for, but torch sees no CUDA device")
-    device = torch.device(options.device)
+    device, np_rng = torch_setup(options)
     folder = run_path(options)
     checkpoint_path = folder / "checkpoint.pt"
     remove_stale_temporaries(checkpoint_path)      # left by a run killed mid-write
     meta = network_meta(options.game, game_spec.obs_size, game_spec.num_actions, options.hidden)
 
-    random.seed(options.seed)
-    np_rng = np.random.default_rng(options.seed)
-    torch.manual_seed(options.seed)
     policy = make_network(meta).to(device)
     optimizer = optim.Adam(policy.parameters(), lr=options.learning_rate, eps=1e-5)
     counters = {"update": 0, "global_step": 0, "elapsed_s": 0.0}
-    if options.resume:
-        payload = load_checkpoint(checkpoint_path, expect=meta, map_location=device)
-        load_weights(policy, payload["model"], checkpoint_path)
-        optimizer.load_state_dict(payload["optimizer"])
-        counters.update(payload["counters"])
-        restore_rng(payload, np_rng)
-    elif checkpoint_path.exists():
-        raise ValueError(f"{checkpoint_path} exists: pass --resume to continue that run, or "
-                         f"choose another --run-name")
+    resume_or_refuse(options, checkpoint_path, meta, policy, optimizer, counters, np_rng, device)
     folder.mkdir(parents=True, exist_ok=True)
 
     # New games on resume: the dice are seeded from the seed and the update counter.
@@ -247,21 +212,10 @@ def train(options: Options) -> dict:
     batch_size = options.num_envs * options.num_steps
     minibatch_size = batch_size // options.num_minibatches
 
-    from torch.utils.tensorboard import SummaryWriter
-    # On resume, forget what the killed run logged after its last checkpoint, so the logs
-    # continue exactly where the restored counters do.
-    writer = SummaryWriter(str(folder), purge_step=counters["global_step"] + 1
-                           if options.resume else None)
-    if not options.resume:
-        writer.add_text("options", "\n".join(
-            f"- {k}: {v}" for k, v in dataclasses.asdict(options).items()))
-    csv_path = folder / "progress.csv"
-    eval_path = folder / "eval.csv"
-    if options.resume:
-        truncate_log(csv_path, counters["update"])
-        truncate_log(eval_path, counters["update"])
-    csv_file = csv_path.open("a", newline="")
-    csv_writer = None
+    log = RunLog(folder, options, counters, key="update", step_key="global_step",
+                 total=options.total_steps, unit="step", desc=options.game,
+                 resume=options.resume, progress=options.progress)
+    eval_path = log.eval_path
 
     def budget_used() -> float:
         used = counters["global_step"] / options.total_steps
@@ -276,14 +230,6 @@ def train(options: Options) -> dict:
                         options=dataclasses.asdict(options), counters=dict(counters),
                         np_rng=np_rng)
 
-    bar = None
-    if options.progress:
-        from tqdm import tqdm
-        # With a time budget the bar counts training seconds, so its ETA means something.
-        timed_run = options.minutes > 0
-        bar = tqdm(total=round(options.minutes * 60) if timed_run else options.total_steps,
-                   initial=round(counters["elapsed_s"]) if timed_run else counters["global_step"],
-                   unit="s" if timed_run else "step", dynamic_ncols=True, desc=options.game)
     try:
         while budget_used() < 1.0 and (options.max_updates is None
                                        or counters["update"] < options.max_updates):
@@ -353,33 +299,16 @@ def train(options: Options) -> dict:
                            score_vs_pool=float(np.mean(results)) if results else float("nan"))
                 if counters["update"] % options.pool_every == 0:
                     pool.add(counters["update"], policy.state_dict(), meta)
-            for key, value in row.items():
-                if key not in ("update", "global_step"):
-                    writer.add_scalar(f"train/{key}", value, counters["global_step"])
-            if csv_writer is None:
-                csv_writer = csv.DictWriter(csv_file, fieldnames=list(row))
-                if csv_file.tell() == 0:
-                    csv_writer.writeheader()
-            csv_writer.writerow(row)
-            csv_file.flush()
-            if bar is not None:
-                if timed_run:
-                    bar.update(round(counters["elapsed_s"]) - bar.n)
-                else:
-                    bar.update(batch_size)
-                bar.set_postfix(update=counters["update"], sps=f"{row['steps_per_s']:.0f}",
-                                kl=f"{stats['approx_kl']:.4f}")
+            log.write(row, batch_size, update=counters["update"],
+                      sps=f"{row['steps_per_s']:.0f}", kl=f"{stats['approx_kl']:.4f}")
             evaluate_now = options.eval_every and counters["update"] % options.eval_every == 0
             if counters["update"] % options.checkpoint_every == 0 or evaluate_now:
                 save()
             if evaluate_now:
-                evaluate(checkpoint_path, options, counters, eval_path, writer)
+                evaluate(checkpoint_path, options, counters, eval_path, log.writer)
         save()
     finally:
-        if bar is not None:
-            bar.close()
-        writer.close()
-        csv_file.close()
+        log.close()
     return {**counters, "checkpoint": str(checkpoint_path)}
 
 
@@ -398,17 +327,9 @@ def evaluate(checkpoint_path: Path, options: Options, counters: dict, eval_path:
 
 def train_main(argv: list[str] | None = None) -> int:
     """Entry point of ``meeplezoo train``: a positional game name is accepted first."""
-    import tyro
-
-    argv = list(argv or [])
-    if argv and not argv[0].startswith("-"):
-        argv = ["--game", argv[0], *argv[1:]]
-    options = tyro.cli(Options, args=argv, prog="meeplezoo train",
-                       description=__doc__.splitlines()[0])
-    result = train(options)
-    print(f"trained {result['update']} updates, {result['global_step']} steps in "
-          f"{result['elapsed_s']:.0f} s; checkpoint: {result['checkpoint']}")
-    return 0
+    return tyro_main(Options, train, argv, "meeplezoo train", __doc__.splitlines()[0],
+                     lambda r: f"trained {r['update']} updates, {r['global_step']} steps in "
+                               f"{r['elapsed_s']:.0f} s; checkpoint: {r['checkpoint']}")
 
 
 if __name__ == "__main__":

@@ -4,11 +4,8 @@ targets, the replay buffer, checkpoints and --resume (SIGKILL too), bad input.""
 from __future__ import annotations
 
 import csv
-import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +13,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("tyro")
+
+from killtest import csv_column, kill_after_an_odd_row  # noqa: E402
 
 from meeplezoo.agents.az.gumbel import GumbelMCTS  # noqa: E402
 from meeplezoo.envs import spec  # noqa: E402
@@ -132,8 +131,7 @@ def test_bad_options_and_algorithms_are_one_clear_line(tmp_path, capsys):
 
 
 def csv_iterations(path: Path) -> list[int]:
-    with path.open(newline="") as handle:
-        return [int(row["iteration"]) for row in csv.DictReader(handle)]
+    return csv_column(path, "iteration")
 
 
 def test_sigkill_then_resume(tmp_path):
@@ -143,22 +141,8 @@ def test_sigkill_then_resume(tmp_path):
             "--torch-threads", "1", "--no-progress", "--run-name", "killed",
             "--run-dir", str(tmp_path)]
     run = tmp_path / "killed"
-    command = [sys.executable, "-m", "meeplezoo.training.az", *args, "--iterations", "100000"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.time() + 240
-    try:
-        while time.time() < deadline:
-            log = run / "progress.csv"
-            logged = csv_iterations(log) if log.exists() else []
-            if (run / "checkpoint.pt").exists() and len(logged) >= 5 and logged[-1] % 2:
-                break
-            assert process.poll() is None, process.stderr.read().decode()[-2000:]
-            time.sleep(0.02)
-        else:
-            pytest.fail("the run wrote no checkpoint in time")
-    finally:
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait()
+    kill_after_an_odd_row([sys.executable, "-m", "meeplezoo.training.az", *args,
+                           "--iterations", "100000"], run, "iteration")
     saved = load_checkpoint(run / "checkpoint.pt")["counters"]
     assert saved["iteration"] % 2 == 0 and saved["iteration"] < csv_iterations(
         run / "progress.csv")[-1]

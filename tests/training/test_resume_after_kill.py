@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import csv
-import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("tyro")
+
+from killtest import csv_column, kill_after_an_odd_row  # noqa: E402
 
 from meeplezoo.training.checkpoint import load_checkpoint  # noqa: E402
 
@@ -23,30 +21,14 @@ ARGS = ["saint_malo", "--num-envs", "8", "--num-steps", "16", "--hidden", "16",
 
 
 def csv_updates(path: Path) -> list[int]:
-    with path.open(newline="") as handle:
-        return [int(row["update"]) for row in csv.DictReader(handle)]
+    return csv_column(path, "update")
 
 
 def test_sigkill_then_resume(tmp_path):
     run = tmp_path / "killed"
-    command = [sys.executable, "-m", "meeplezoo.training.ppo", *ARGS,
-               "--run-dir", str(tmp_path), "--max-updates", "100000"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.time() + 240
-    try:
-        while time.time() < deadline:
-            log = run / "progress.csv"
-            logged = csv_updates(log) if log.exists() else []
-            # kill right after an odd update: logged, but past the last checkpoint
-            if (run / "checkpoint.pt").exists() and len(logged) >= 5 and logged[-1] % 2:
-                break
-            assert process.poll() is None, process.stderr.read().decode()[-2000:]
-            time.sleep(0.02)
-        else:
-            pytest.fail("the run wrote no checkpoint in time")
-    finally:
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait()
+    kill_after_an_odd_row([sys.executable, "-m", "meeplezoo.training.ppo", *ARGS,
+                           "--run-dir", str(tmp_path), "--max-updates", "100000"],
+                          run, "update")
     saved = load_checkpoint(run / "checkpoint.pt")["counters"]
     logged = csv_updates(run / "progress.csv")
     assert saved["update"] % 2 == 0 and saved["update"] < logged[-1]   # rows to forget
