@@ -68,7 +68,14 @@ class Options:
     moves_per_iteration: int = 8
     """moves played in every game per iteration"""
     hidden: tuple[int, ...] = (256, 256)
-    """hidden layer sizes of the network's MLP trunk"""
+    """hidden layer sizes of the MLP (the trunk; Carcassonne: the head after the convs)"""
+    architecture: str = "auto"
+    """network: auto (the game family's: Carcassonne convolutional, else MLP), az-mlp,
+    az-carcassonne-conv"""
+    channels: int = 32
+    """convolution channels (convolutional networks)"""
+    blocks: int = 3
+    """residual blocks (convolutional networks)"""
     learning_rate: float = 1e-3
     """Adam learning rate"""
     weight_decay: float = 1e-4
@@ -95,8 +102,9 @@ class Options:
     """folder holding one folder per run"""
     run_name: str | None = None
     """run folder name (default ``<game>_<players>p_az_seed<seed>``)"""
-    checkpoint_every: int = 10
-    """write the checkpoint and the buffer every this many iterations (and at the end)"""
+    checkpoint_every: int = 50
+    """write the checkpoint and the buffer every this many iterations (and at the end;
+    the buffer is tens of MB, so writing it every few seconds would cost half the run)"""
     resume: bool = False
     """continue the run in ``<run-dir>/<run-name>`` from its checkpoint and buffer"""
     progress: bool = True
@@ -146,7 +154,8 @@ def train(options: Options) -> dict:
         remove_stale_temporaries(path)
     seats = game_spec.max_players
     meta = az_network_meta(options.game, game_spec.obs_size, game_spec.num_actions, seats,
-                           options.hidden)
+                           options.hidden, options.channels, options.blocks,
+                           options.architecture)
     network = make_az_network(meta).to(device)
     optimizer = optim.AdamW(network.parameters(), lr=options.learning_rate,
                             weight_decay=options.weight_decay)

@@ -1,4 +1,5 @@
-"""The AlphaZero-style network: a trunk over the observation, then three heads.
+"""The AlphaZero-style network: a trunk over the observation, then three heads (an MLP
+trunk here; Carcassonne's convolutional one in ``carcassonne_network.py``).
 
 - policy: one logit per action of the flat action space (mask with
   :func:`meeplezoo.agents.ppo.network.masked_logits`, ``finfo.min`` for illegal moves);
@@ -25,7 +26,9 @@ from torch import nn
 
 from meeplezoo.agents.ppo.network import SparseInputLinear, layer_init
 
-ARCHITECTURES = ("az-mlp",)
+ARCHITECTURES = ("az-mlp", "az-carcassonne-conv")
+# Game families with their own trunk; every other game is an MLP over its observation.
+CONV_GAMES = {"carcassonne_v0": 737}         # game -> the action count of its conv layout
 
 
 class AZNetwork(nn.Module):
@@ -56,17 +59,38 @@ class AZNetwork(nn.Module):
 
 
 def az_network_meta(game: str, obs_size: int, num_actions: int, seats: int,
-                    hidden: Sequence[int]) -> dict:
-    """What a checkpoint records about its network (compared on load)."""
-    return {"game": game, "architecture": "az-mlp", "obs_size": int(obs_size),
+                    hidden: Sequence[int], channels: int = 32, blocks: int = 3,
+                    architecture: str = "auto") -> dict:
+    """What a checkpoint records about its network (compared on load).  ``auto`` is the
+    game family's network: Carcassonne's convolutional trunk (frontier layout), else
+    the MLP."""
+    if architecture == "auto":
+        architecture = "az-carcassonne-conv" if CONV_GAMES.get(game) == num_actions \
+            else "az-mlp"
+    if architecture not in ARCHITECTURES:
+        raise ValueError(f"unknown architecture {architecture!r}; known: "
+                         f"{', '.join(ARCHITECTURES)} (or auto)")
+    meta = {"game": game, "architecture": architecture, "obs_size": int(obs_size),
             "num_actions": int(num_actions), "seats": int(seats),
             "hidden": [int(h) for h in hidden]}
+    if architecture == "az-carcassonne-conv":
+        meta |= {"channels": int(channels), "blocks": int(blocks)}
+    return meta
 
 
-def make_az_network(meta: dict) -> AZNetwork:
+def make_az_network(meta: dict) -> nn.Module:
     """The network ``meta`` describes; a clear error for anything else."""
     architecture = meta.get("architecture")
     if architecture not in ARCHITECTURES:
         raise ValueError(f"not an AlphaZero network: architecture {architecture!r} "
                          f"(known: {', '.join(ARCHITECTURES)})")
+    if architecture == "az-carcassonne-conv":
+        from .carcassonne_network import CarcassonneNetwork
+
+        for key in ("channels", "blocks"):
+            value = meta.get(key)
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1024:
+                raise ValueError(f"meta[{key!r}] must be an int in 1..1024, got {value!r}")
+        return CarcassonneNetwork(meta["obs_size"], meta["num_actions"], meta["seats"],
+                                  meta["channels"], meta["blocks"], meta["hidden"])
     return AZNetwork(meta["obs_size"], meta["num_actions"], meta["seats"], meta["hidden"])

@@ -236,3 +236,45 @@ def test_a_forced_root_action_takes_every_simulation():
     agent.act(env)
     visits = {a: v for a, v, _ in agent.tree.root_children()}
     assert visits[legal[-1]] == 49 and sum(visits.values()) == 49   # the first expands the root
+
+
+def test_carcassonne_gets_the_convolutional_network_and_gathers_slot_logits():
+    """Placement action 4 * j + r takes rotation r's logit at frontier slot j's cell
+    (checked against the trunk's cell logits, slot by slot), and every legal placement's
+    slot is present in the window."""
+    from meeplezoo.agents.az.carcassonne_network import CarcassonneNetwork
+    from meeplezoo.envs.carcassonne.data import NUM_PLACEMENTS, OBS_WINDOW, V_SLOTS
+
+    game = "carcassonne_v0"
+    network, meta = _network(game)
+    assert meta["architecture"] == "az-carcassonne-conv"
+    assert isinstance(network, CarcassonneNetwork)
+    with torch.no_grad():
+        network.outside_logits.copy_(torch.tensor([-7.0, -8.0, -9.0, -10.0]))
+    states, masks = _states(game, 2, 60, seed=3)
+    obs = observe_batch(spec(game), states, observers(spec(game), states))
+    tensor = torch.from_numpy(obs)
+    with torch.no_grad():
+        logits, values, margins = network(tensor)
+        planes = tensor[:, :27 * 225].reshape(-1, 27, 15, 15)
+        cells = network.cell_logits(network.blocks(network.stem(planes)))
+    assert logits.shape == (60, 737) and values.shape == margins.shape == (60, 6)
+    checked = 0
+    for b in range(60):
+        slots = obs[b, V_SLOTS:V_SLOTS + 540].reshape(180, 3)
+        for j, (present, column, row) in enumerate(slots):
+            legal = masks[b, 4 * j:4 * j + 4].any()
+            assert not legal or present == 1.0              # a legal slot is described
+            if present != 1.0:
+                continue
+            for r in range(4):
+                if 0 <= column < OBS_WINDOW and 0 <= row < OBS_WINDOW:
+                    expected = cells[b, r, int(row), int(column)]
+                else:
+                    expected = network.outside_logits[r]
+                assert logits[b, 4 * j + r] == pytest.approx(float(expected), abs=1e-5)
+                checked += 1
+    assert checked > 200
+    assert logits[:, NUM_PLACEMENTS:].shape[1] == 737 - NUM_PLACEMENTS
+    with pytest.raises(ValueError, match="channels"):
+        make_az_network(meta | {"channels": 0})
