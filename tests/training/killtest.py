@@ -13,9 +13,15 @@ from pathlib import Path
 import pytest
 
 
-def csv_column(path: Path, column: str) -> list[int]:
+def csv_column(path: Path, column: str, while_written: bool = False) -> list[int]:
+    """``column`` of every row.  ``while_written``: the trainer may be mid-write, so a
+    header or last row not yet complete is read as absent instead of failing."""
     with path.open(newline="") as handle:
-        return [int(row[column]) for row in csv.DictReader(handle)]
+        rows = list(csv.DictReader(handle))
+    if not while_written:
+        return [int(row[column]) for row in rows]
+    values = [row.get(column) for row in rows]
+    return [int(v) for v in values if v is not None and v.strip().isdigit()]
 
 
 def kill_after_an_odd_row(command: list[str], run: Path, column: str,
@@ -28,7 +34,7 @@ def kill_after_an_odd_row(command: list[str], run: Path, column: str,
     try:
         while time.time() < deadline:
             log = run / "progress.csv"
-            logged = csv_column(log, column) if log.exists() else []
+            logged = csv_column(log, column, while_written=True) if log.exists() else []
             if (run / "checkpoint.pt").exists() and len(logged) >= 5 and logged[-1] % 2:
                 return
             assert process.poll() is None, process.stderr.read().decode()[-2000:]
