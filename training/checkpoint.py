@@ -51,6 +51,21 @@ def save_checkpoint(path: str | os.PathLike, *, meta: dict, model: torch.nn.Modu
     return path
 
 
+def export_for_play(source: str | os.PathLike, destination: str | os.PathLike) -> Path:
+    """A copy of a training checkpoint with only what playing needs (the network's meta
+    and weights, the options and counters that say how it was trained): no optimizer
+    state or generators, about a third of the size, for bots that ship with the package.
+    """
+    payload = load_checkpoint(source)
+    slim = {"format": FORMAT, "meta": payload["meta"], "model": payload["model"],
+            "optimizer": {}, "options": payload.get("options", {}),
+            "counters": payload.get("counters", {}), "rng": {}}
+    destination = Path(destination)
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(destination, lambda file: torch.save(slim, file))
+    return destination
+
+
 def atomic_write(path: Path, write) -> None:
     """Call ``write(file)`` on a temporary file beside ``path``, then replace ``path``
     (a run killed mid-write leaves the previous file intact)."""

@@ -278,3 +278,30 @@ def test_carcassonne_gets_the_convolutional_network_and_gathers_slot_logits():
     assert logits[:, NUM_PLACEMENTS:].shape[1] == 737 - NUM_PLACEMENTS
     with pytest.raises(ValueError, match="channels"):
         make_az_network(meta | {"channels": 0})
+
+
+def test_a_checkpoint_exported_for_play_is_smaller_and_plays_the_same(tmp_path):
+    from torch import optim
+
+    from meeplezoo.training.checkpoint import export_for_play
+
+    network, meta = _network("hansa_v0", hidden=(64, 64))
+    optimizer = optim.AdamW(network.parameters())
+    network(torch.zeros(2, meta["obs_size"]))[0].sum().backward()
+    optimizer.step()                                  # the optimizer now holds its moments
+    full = save_checkpoint(tmp_path / "full.pt", meta=meta, model=network,
+                           optimizer=optimizer)
+    slim = export_for_play(full, tmp_path / "bots" / "hansa_v0.pt")
+    assert slim.stat().st_size < 0.5 * full.stat().st_size
+
+    def moves(path):
+        env = make("hansa_v0", num_players=2)
+        env.reset(seed=4)
+        agent = AZAgent(path, simulations=8, seed=1)
+        played = []
+        for _ in range(5):
+            played.append(agent.act(env))
+            env.step(played[-1])
+        return played
+
+    assert moves(full) == moves(slim)
