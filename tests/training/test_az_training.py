@@ -153,3 +153,22 @@ def test_sigkill_then_resume(tmp_path):
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     assert load_checkpoint(run / "checkpoint.pt")["counters"]["iteration"] == target
     assert csv_iterations(run / "progress.csv") == list(range(1, target + 1))
+
+
+def test_three_players_train_and_play(tmp_path):
+    """The max^n path: three seats' rotated values go through training and the search."""
+    result = train(Options(**SMALL, players=3, iterations=12, run_dir=str(tmp_path),
+                           run_name="three"))
+    assert result["games"] >= 1 and result["updates"] > 0
+    from meeplezoo.agents.registry import make_agent
+    from meeplezoo.envs import make
+
+    env = make(GAME, num_players=3)
+    env.reset(seed=2)
+    agent = make_agent(f"az:{tmp_path / 'three' / 'checkpoint.pt'},sims=12", GAME, seed=0)
+    for _ in range(6):
+        action = agent.act(env)
+        assert env.action_mask()[action] == 1
+        env.step(action)
+    _, values = agent.policy_and_value(env)
+    assert values.shape == (3,) and np.isfinite(values).all()
