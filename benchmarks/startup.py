@@ -43,12 +43,18 @@ print(json.dumps(dict(started=started, first_step_done=first_step_done, import_s
 """
 
 
-def start_once(cache_root: str | None) -> dict:
-    """One fresh process; ``cache_root`` None keeps this process's numba cache."""
+def child_environment(cache_root: str | None) -> dict:
+    """This process's environment, with the numba cache at ``cache_root`` if given."""
     env = dict(os.environ)
     if cache_root is not None:
         env.pop("NUMBA_CACHE_DIR", None)
         env["MEEPLEZOO_NUMBA_CACHE"] = cache_root
+    return env
+
+
+def start_once(cache_root: str | None) -> dict:
+    """One fresh process; ``cache_root`` None keeps this process's numba cache."""
+    env = child_environment(cache_root)
     spawned = time.time()
     done = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True,
                           text=True, timeout=900)
@@ -144,10 +150,7 @@ GAME_BARS_S = {"reset": 2.0, "mcts": 2.0, "batch": 1.5}     # warm cache, spawn 
 
 def game_start_once(game: str, mode: str, cache_root: str | None = None) -> dict:
     """One new process: seconds from its spawn to each milestone of ``mode``."""
-    env = dict(os.environ)
-    if cache_root is not None:
-        env.pop("NUMBA_CACHE_DIR", None)
-        env["MEEPLEZOO_NUMBA_CACHE"] = cache_root
+    env = child_environment(cache_root)
     done = subprocess.run([sys.executable, "-c", _GAME_CHILD, game, mode, repr(time.time())],
                           env=env, capture_output=True, text=True, timeout=1800)
     if done.returncode != 0:

@@ -168,9 +168,12 @@ class LockstepSelfPlay:
             env.step(search.best_action())
             self.moves_played += 1
             if env.game_over:
-                finished.extend(self._close(g))
+                rows = self._close(g)
+                if rows:
+                    finished.append(rows)
                 env.reset(seed=int(self.rng.integers(1 << 62)))
-        return self._stack(finished)
+        return {name: np.concatenate([rows[name] for rows in finished])
+                for name in BUFFER_FIELDS} if finished else {}
 
     @staticmethod
     def _advance(g, steps, requests, answer) -> None:
@@ -188,25 +191,20 @@ class LockstepSelfPlay:
         obs = observe_batch(self.spec, game.state[None, :], np.array([seat]))[0]
         return obs, game.action_mask().copy(), policy, seat
 
-    def _close(self, g: int) -> list[tuple]:
-        rewards, margins = final_targets(self.envs[g], self.margin_scale)
-        rows = []
-        for obs, mask, policy, seat in self.pending[g]:
-            seats = np.array([seat])
-            rows.append((obs, mask, policy,
-                         absolute_to_rotated(rewards[None, :], seats, self.spec.max_players)[0],
-                         absolute_to_rotated(margins[None, :], seats, self.spec.max_players)[0]))
-        self.pending[g] = []
+    def _close(self, g: int) -> dict | None:
+        """The finished game's recorded positions as buffer rows (None if it recorded
+        none), targets from each position's mover (rotated order)."""
         self.games_finished += 1
-        return rows
-
-    @staticmethod
-    def _stack(rows: list[tuple]) -> dict:
-        if not rows:
-            return {}
-        columns = list(zip(*rows, strict=True))
-        return {name: np.stack(column) for name, column in zip(BUFFER_FIELDS, columns,
-                                                                strict=True)}
+        pending, self.pending[g] = self.pending[g], []
+        if not pending:
+            return None
+        rewards, margins = final_targets(self.envs[g], self.margin_scale)
+        obs, masks, policies, seats = (np.array(column) for column in zip(*pending,
+                                                                          strict=True))
+        width = self.spec.max_players
+        return {"obs": obs, "masks": masks, "policies": policies,
+                "values": absolute_to_rotated(np.tile(rewards, (len(seats), 1)), seats, width),
+                "margins": absolute_to_rotated(np.tile(margins, (len(seats), 1)), seats, width)}
 
 
 def _unused(states, masks):

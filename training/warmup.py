@@ -23,6 +23,7 @@ import numpy as np
 from meeplezoo.agents.registry import HEURISTICS, make_agent
 from meeplezoo.benchmarks.arena import resolve_game
 from meeplezoo.envs import make, names
+from meeplezoo.envs import spec as game_spec
 from meeplezoo.envs.core import jit
 from meeplezoo.envs.core.batch import BatchEnv, random_playouts
 from meeplezoo.envs.core.contract import H_NUM_PLAYERS
@@ -62,7 +63,7 @@ def warm_game(game: str) -> list[str]:
     done = []
     _play_random_game(game, seed=0)
     done.append("env")
-    spec = make(game, num_players=2).unwrapped.spec
+    spec = game_spec(game)
     for observations in (True, False):
         batch = BatchEnv(spec, 2, 2, with_observations=observations)
         batch.reset()

@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import torch
 
 from ..base import Agent
 from ..mcts import MCTSAgent
@@ -77,12 +76,8 @@ class AZAgent(Agent):
             raise ValueError(f"{self.name} was trained on {self.game}, not {game.spec.name}")
         if self.search is not None:
             return self.search.act(env)
-        state = game.state[None, :]
-        mask = np.asarray(game.action_mask(), dtype=np.int8)[None, :]
-        _, priors = self.evaluator(state, mask)
-        return int(np.argmax(priors[0]))
+        return int(np.argmax(self.policy_and_value(env)[0]))
 
-    @torch.no_grad()
     def policy_and_value(self, env) -> tuple[np.ndarray, np.ndarray]:
         """The network's priors over the actions and its value per seat, for analysis."""
         game = env.unwrapped

@@ -19,9 +19,9 @@ import math
 
 import numpy as np
 
-from meeplezoo.agents.mcts import MCTSAgent
+from meeplezoo.agents.mcts.agent import MCTSAgent, compiled_search, drive
 from meeplezoo.agents.mcts.search import P_ROOT_ACTION
-from meeplezoo.agents.mcts.tree import PLAYER, VISITS
+from meeplezoo.agents.mcts.tree import ACTION, CHILD, FIRST_EDGE, NUM_EDGES, PLAYER, VISITS
 from meeplezoo.envs.core.contract import MASK_DTYPE
 
 
@@ -46,16 +46,6 @@ def halving_phases(simulations: int, considered: int) -> list[int]:
     if len(shares) == phases and left > 0:
         shares.append(left)          # the rounding's remainder: to the one move left
     return shares
-
-
-def drive(steps, evaluator) -> None:
-    """Run a search generator to its end, answering each leaf batch with ``evaluator``."""
-    try:
-        request = next(steps)
-        while True:
-            request = steps.send(evaluator(*request))
-    except StopIteration:
-        pass
 
 
 def sigma(q: np.ndarray, max_visits: int, c_visit: float, c_scale: float) -> np.ndarray:
@@ -93,7 +83,7 @@ class GumbelMCTS(MCTSAgent):
         yield from self._search_steps(game.spec, state)
 
     def _search_steps(self, spec, state: np.ndarray):
-        _, select_leaves, _, masks_of = self._compiled(spec)
+        _, select_leaves, _, masks_of = compiled_search(spec, self.rollout, self.leaf_value)
         mask = np.zeros(spec.num_actions, dtype=MASK_DTYPE)
         codes = np.zeros(max(spec.max_chance_outcomes, 1), dtype=np.int64)
         probs = np.zeros(max(spec.max_chance_outcomes, 1), dtype=np.float64)
@@ -108,8 +98,8 @@ class GumbelMCTS(MCTSAgent):
         tree, root = self.tree, self.root
         player = int(tree.nodes[root, PLAYER])
         root_value = float(tree.values[root, player])
-        actions = np.array([a for a, _, _ in tree.root_children()], dtype=np.int64)
         edges = self._root_edges()
+        actions = tree.edges[edges, ACTION].astype(np.int64)
         logits = np.log(np.maximum(tree.priors[edges].astype(np.float64), 1e-30))
         noise = self.gumbel_scale * self.rng.gumbel(size=actions.size)
         # m <= budget, so every considered move is visited at least once
@@ -120,9 +110,8 @@ class GumbelMCTS(MCTSAgent):
             for index in remaining:
                 yield from run(int(actions[index]), share)
                 done += share
-            q = self._completed_q(edges, player, root_value, logits)
-            score = noise + logits + sigma(q, self._visits(edges).max(), self.c_visit,
-                                           self.c_scale)
+            q, visits = self._completed_q(edges, player, root_value, logits)
+            score = noise + logits + sigma(q, visits.max(), self.c_visit, self.c_scale)
             remaining.sort(key=lambda i: -score[i])
             remaining = remaining[:max(1, math.ceil(len(remaining) / 2))]
         self.params[P_ROOT_ACTION] = -1
@@ -130,30 +119,16 @@ class GumbelMCTS(MCTSAgent):
         self.last_simulations = done
         self._root_stats = (actions, edges, player, root_value, logits)
 
-    def _compiled(self, spec):
-        from meeplezoo.agents.mcts.agent import compiled_search
-
-        return compiled_search(spec, self.rollout, self.leaf_value)
-
     def _root_edges(self) -> np.ndarray:
-        from meeplezoo.agents.mcts.tree import FIRST_EDGE, NUM_EDGES
-
         first = int(self.tree.nodes[self.root, FIRST_EDGE])
         return np.arange(first, first + int(self.tree.nodes[self.root, NUM_EDGES]))
 
-    def _visits(self, edges: np.ndarray) -> np.ndarray:
-        from meeplezoo.agents.mcts.tree import CHILD
-
+    def _completed_q(self, edges, player, root_value, logits):
+        """(q of each root move for the root's player, visits of each): unvisited moves
+        get the mixed value (the network's root value blended with the prior-weighted
+        visited q)."""
         children = self.tree.edges[edges, CHILD]
-        return np.where(children >= 0, self.tree.nodes[np.maximum(children, 0), VISITS], 0)
-
-    def _completed_q(self, edges, player, root_value, logits) -> np.ndarray:
-        """q of each root move for the root's player; unvisited moves get the mixed
-        value (the network's root value blended with the prior-weighted visited q)."""
-        from meeplezoo.agents.mcts.tree import CHILD
-
-        children = self.tree.edges[edges, CHILD]
-        visits = self._visits(edges)
+        visits = np.where(children >= 0, self.tree.nodes[np.maximum(children, 0), VISITS], 0)
         sums = np.where(children >= 0, self.tree.values[np.maximum(children, 0), player], 0.0)
         q = np.divide(sums, visits, out=np.zeros(len(edges)), where=visits > 0)
         prior = np.exp(logits - logits.max())
@@ -164,7 +139,7 @@ class GumbelMCTS(MCTSAgent):
         if seen.any():
             weighted = (prior[seen] * q[seen]).sum() / prior[seen].sum()
             mixed = (root_value + total * weighted) / (1 + total)
-        return np.where(seen, q, mixed)
+        return np.where(seen, q, mixed), visits
 
     def best_action(self) -> int:
         if self.chosen < 0:
@@ -176,7 +151,7 @@ class GumbelMCTS(MCTSAgent):
         if self._root_stats is None:
             raise ValueError("no search has run")
         actions, edges, player, root_value, logits = self._root_stats
-        q = self._completed_q(edges, player, root_value, logits)
-        z = logits + sigma(q, self._visits(edges).max(), self.c_visit, self.c_scale)
+        q, visits = self._completed_q(edges, player, root_value, logits)
+        z = logits + sigma(q, visits.max(), self.c_visit, self.c_scale)
         p = np.exp(z - z.max())
         return actions, p / p.sum()

@@ -50,6 +50,17 @@ def compiled_search(spec: GameSpec, policy_name: str = "random", leaf_value=None
     return module.simulate, module.select_leaves, module.find_position, module.masks_of
 
 
+def drive(steps, evaluator) -> None:
+    """Run a search generator (``leaf_round``, a Gumbel root's ``search_steps``) to its
+    end, answering each batch of leaves it yields with ``evaluator(states, masks)``."""
+    try:
+        request = next(steps)
+        while True:
+            request = steps.send(evaluator(*request))
+    except StopIteration:
+        pass
+
+
 class MCTSAgent(Agent):
     """Monte Carlo tree search over the game's kernels (see the module docstring)."""
 
@@ -154,13 +165,8 @@ class MCTSAgent(Agent):
 
     def _evaluate_leaves(self, spec, batch, state, select_leaves, masks_of, mask, codes,
                          probs):
-        steps = self.leaf_round(spec, batch, state, select_leaves, masks_of, mask, codes,
-                                probs)
-        request = next(steps)
-        try:
-            steps.send(self.evaluator(*request))
-        except StopIteration:
-            pass
+        drive(self.leaf_round(spec, batch, state, select_leaves, masks_of, mask, codes, probs),
+              self.evaluator)
 
     def leaf_round(self, spec, batch, state, select_leaves, masks_of, mask, codes, probs):
         """One round of the leaf hook as a generator: yields ``(leaf_states, masks)``, takes

@@ -97,23 +97,23 @@ def game_module(spec: GameSpec, template: str, bindings: dict | None = None,
     if key in _LOADED:
         return _LOADED[key]
     template_file = importlib.util.find_spec(template).origin
-    header = [f'"""Generated from {template} for {spec.name}: do not edit."""\n']
-    header += [_import_line(name, kernel) for name, kernel in sorted(spec.kernels.items())]
+    kernel_lines = f'"""Generated from {template} for {spec.name}: do not edit."""\n' + \
+        "".join(_import_line(name, kernel) for name, kernel in sorted(spec.kernels.items()))
     try:
-        header += [_import_line(name, f) for name, f in sorted(bindings.items())]
-        header += [_source_stamp(f) for _, f in sorted(bindings.items())]
+        binding_lines = "".join(_import_line(name, f) + _source_stamp(f)
+                                for name, f in sorted(bindings.items()))
     except ValueError:
         # A function with no importable name (a notebook's leaf value): the copy is built
         # in memory and compiled in this process, as before caching existed.
         cached = False
     if not cached:
-        module = _uncached_module(spec, template, "".join(header[:1 + len(spec.kernels)]),
-                                  bindings, template_file)
+        module = _uncached_module(spec, template, kernel_lines, bindings, template_file)
         _LOADED[key] = module
         return module
-    source = "".join(header) + Path(template_file).read_text()
+    header = kernel_lines + binding_lines
+    source = header + Path(template_file).read_text()
     # One file per binding set (two leaf values of the same name never share a file).
-    digest = hashlib.sha1("".join(header).encode()).hexdigest()[:10]
+    digest = hashlib.sha1(header.encode()).hexdigest()[:10]
     stem = f"{template.rsplit('.', 1)[-1]}_{spec.name}_{digest}"
     path = _write_if_changed(CACHE_DIR / "generated" / f"{stem}.py", source)
     module_name = f"meeplezoo_generated.{stem}"

@@ -133,20 +133,21 @@ def test_az_agent_searches_and_plays_legal_moves(tmp_path, game):
     assert priors.shape == (spec(game).num_actions,) and values.shape == (2,)
 
 
+def _moves(path, plies: int, simulations: int, env_seed: int, agent_seed: int) -> list[int]:
+    """The moves an ``AZAgent`` plays in a fresh Hansa game (it plays every seat)."""
+    env = make("hansa_v0", num_players=2)
+    env.reset(seed=env_seed)
+    agent = AZAgent(path, simulations=simulations, seed=agent_seed)
+    played = []
+    for _ in range(plies):
+        played.append(agent.act(env))
+        env.step(played[-1])
+    return played
+
+
 def test_the_same_seed_gives_the_same_moves(tmp_path):
     path = _save(tmp_path, "hansa_v0")
-
-    def moves():
-        env = make("hansa_v0", num_players=2)
-        env.reset(seed=3)
-        agent = AZAgent(path, simulations=16, seed=5)
-        played = []
-        for _ in range(8):
-            played.append(agent.act(env))
-            env.step(played[-1])
-        return played
-
-    assert moves() == moves()
+    assert _moves(path, 8, 16, 3, 5) == _moves(path, 8, 16, 3, 5)
 
 
 def test_bad_checkpoints_and_specs_get_one_clear_error(tmp_path):
@@ -293,15 +294,4 @@ def test_a_checkpoint_exported_for_play_is_smaller_and_plays_the_same(tmp_path):
                            optimizer=optimizer)
     slim = export_for_play(full, tmp_path / "bots" / "hansa_v0.pt")
     assert slim.stat().st_size < 0.5 * full.stat().st_size
-
-    def moves(path):
-        env = make("hansa_v0", num_players=2)
-        env.reset(seed=4)
-        agent = AZAgent(path, simulations=8, seed=1)
-        played = []
-        for _ in range(5):
-            played.append(agent.act(env))
-            env.step(played[-1])
-        return played
-
-    assert moves(full) == moves(slim)
+    assert _moves(full, 5, 8, 4, 1) == _moves(slim, 5, 8, 4, 1)
