@@ -1,11 +1,12 @@
 """Self-play for the AlphaZero-style trainer: many games searched in lockstep, a replay
 buffer, and the targets.
 
-Every game keeps a :class:`~meeplezoo.agents.az.gumbel.GumbelMCTS`.  A move of all games
-at once runs their searches as generators: each yields a batch of leaves, the leaves of
-every game go through the network in one forward pass, and each search gets its slice
-back (:meth:`LockstepSelfPlay.play_moves`).  Chance nodes come from the game's exact
-outcomes inside the search; the network only values positions.
+Every game keeps a :class:`~meeplezoo.agents.az.gumbel.GumbelMCTS`; their trees are one
+forest of a :class:`~meeplezoo.agents.az.lockstep.LockstepSearch`, so a move of all games
+at once selects the next leaves of every game in one compiled call, values them in one
+forward pass and backs them up in another (:meth:`LockstepSelfPlay.play_moves`).  Chance
+nodes come from the game's exact outcomes inside the search; the network only values
+positions.
 
 Playout-cap randomisation (KataGo): a move gets the full budget with probability
 ``full_fraction`` and is then recorded as a training position (its target policy is the
@@ -24,6 +25,7 @@ import numpy as np
 
 from meeplezoo.agents.az.evaluator import absolute_to_rotated, observers
 from meeplezoo.agents.az.gumbel import GumbelMCTS
+from meeplezoo.agents.az.lockstep import LockstepSearch
 from meeplezoo.envs import make
 from meeplezoo.envs.core.batch import observe_batch
 from meeplezoo.envs.core.contract import GameSpec
@@ -136,35 +138,27 @@ class LockstepSelfPlay:
         self.searches = [GumbelMCTS(simulations, evaluator=_unused, considered=considered,
                                     leaf_batch=leaf_batch, seed=seed * 7919 + g)
                          for g in range(num_games)]
+        self.lockstep = LockstepSearch(spec, self.searches,
+                                       capacity=max(simulations, fast_simulations))
         self.pending: list[list[tuple]] = [[] for _ in range(num_games)]
         for env in self.envs:
             env.reset(seed=int(self.rng.integers(1 << 62)))
         self.games_finished = 0
         self.moves_played = 0
+        self.positions_recorded = 0     # full-budget moves: training positions
 
     def play_moves(self, evaluator) -> dict:
         """One move in every game; returns the positions of games that ended (targets
         filled in) as arrays ready for the buffer."""
         full = self.rng.random(len(self.envs)) < self.full_fraction
-        steps, requests = {}, {}
-        for g, (env, search) in enumerate(zip(self.envs, self.searches, strict=True)):
+        for g, search in enumerate(self.searches):
             search.simulations = self.simulations if full[g] else self.fast_simulations
-            steps[g] = search.search_steps(env)
-            self._advance(g, steps, requests, None)
-        while requests:
-            games = list(requests)
-            states = np.concatenate([requests[g][0] for g in games])
-            masks = np.concatenate([requests[g][1] for g in games])
-            values, priors = evaluator(states, masks)
-            start = 0
-            for g in games:
-                end = start + len(requests[g][0])
-                self._advance(g, steps, requests, (values[start:end], priors[start:end]))
-                start = end
+        self.lockstep.run(np.stack([env.unwrapped.state for env in self.envs]), evaluator)
         finished = []
         for g, (env, search) in enumerate(zip(self.envs, self.searches, strict=True)):
             if full[g]:
                 self.pending[g].append(self._position(env, search))
+                self.positions_recorded += 1
             env.step(search.best_action())
             self.moves_played += 1
             if env.game_over:
@@ -174,13 +168,6 @@ class LockstepSelfPlay:
                 env.reset(seed=int(self.rng.integers(1 << 62)))
         return {name: np.concatenate([rows[name] for rows in finished])
                 for name in BUFFER_FIELDS} if finished else {}
-
-    @staticmethod
-    def _advance(g, steps, requests, answer) -> None:
-        try:
-            requests[g] = next(steps[g]) if answer is None else steps[g].send(answer)
-        except StopIteration:
-            requests.pop(g, None)
 
     def _position(self, env, search) -> tuple:
         game = env.unwrapped

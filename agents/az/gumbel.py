@@ -19,10 +19,9 @@ import math
 
 import numpy as np
 
-from meeplezoo.agents.mcts.agent import MCTSAgent, compiled_search, drive
+from meeplezoo.agents.mcts.agent import MCTSAgent
 from meeplezoo.agents.mcts.search import P_ROOT_ACTION
 from meeplezoo.agents.mcts.tree import ACTION, CHILD, FIRST_EDGE, NUM_EDGES, PLAYER, VISITS
-from meeplezoo.envs.core.contract import MASK_DTYPE
 
 
 def halving_phases(simulations: int, considered: int) -> list[int]:
@@ -53,7 +52,13 @@ def sigma(q: np.ndarray, max_visits: int, c_visit: float, c_scale: float) -> np.
 
 
 class GumbelMCTS(MCTSAgent):
-    """``MCTSAgent`` with a Gumbel root (see the module docstring); needs an evaluator."""
+    """``MCTSAgent`` with a Gumbel root (see the module docstring); needs an evaluator.
+
+    Its tree lives in a :class:`~meeplezoo.agents.az.lockstep.LockstepSearch` forest: one
+    of its own when it plays alone (``act``), or a slot of self-play's forest, where many
+    games' leaves share each network call.  Both run the same code in the same order, so
+    a game searched alone and in lockstep plays the same moves.
+    """
 
     def __init__(self, simulations: int, evaluator, considered: int = 16,
                  c_visit: float = 50.0, c_scale: float = 1.0, gumbel_scale: float = 1.0,
@@ -62,39 +67,32 @@ class GumbelMCTS(MCTSAgent):
             raise ValueError("a Gumbel root needs a network evaluator (its priors)")
         if considered < 1:
             raise ValueError("considered must be >= 1")
-        super().__init__(simulations=simulations, evaluator=evaluator, reuse=False, **kwargs)
+        # the real tree comes from a forest (a search adds one node per simulation)
+        super().__init__(simulations=simulations, evaluator=evaluator, reuse=False,
+                         max_nodes=2, **kwargs)
         self.considered, self.c_visit, self.c_scale = int(considered), c_visit, c_scale
         self.gumbel_scale = gumbel_scale
         self.chosen = -1
         self._root_stats: tuple | None = None
+        self._alone = None
 
     def act(self, env) -> int:
-        drive(self.search_steps(env), self.evaluator)
+        from .lockstep import LockstepSearch
+
+        game = env.unwrapped
+        if self._alone is None or self._alone.spec is not game.spec or \
+                self._alone.capacity < self.simulations:
+            self._alone = LockstepSearch(game.spec, [self])
+        self._alone.run(game.state[None, :], self.evaluator)
         return self.best_action()
 
-    def search_steps(self, env):
-        """The search of ``env``'s position as a generator: it yields ``(leaf_states,
-        masks)`` and expects ``(values, priors)`` sent back; once it stops,
-        :meth:`best_action` and :meth:`improved_policy` hold the result.  (``act`` drives
-        it with this agent's evaluator; self-play drives many in lockstep.)"""
-        game = env.unwrapped
-        state = game.state.copy()
-        self._prepare_root(game.spec, state)
-        yield from self._search_steps(game.spec, state)
-
-    def _search_steps(self, spec, state: np.ndarray):
-        _, select_leaves, _, masks_of = compiled_search(spec, self.rollout, self.leaf_value)
-        mask = np.zeros(spec.num_actions, dtype=MASK_DTYPE)
-        codes = np.zeros(max(spec.max_chance_outcomes, 1), dtype=np.int64)
-        probs = np.zeros(max(spec.max_chance_outcomes, 1), dtype=np.float64)
-
-        def run(action: int, count: int):
-            self.params[P_ROOT_ACTION] = action
-            for start in range(0, count, self.leaf_batch):
-                yield from self.leaf_round(spec, min(self.leaf_batch, count - start), state,
-                                           select_leaves, masks_of, mask, codes, probs)
-
-        yield from run(-1, 1)                  # expand the root: the network's view
+    def root_schedule(self, spec, state: np.ndarray):
+        """The search of ``state`` as a generator of work: each item is an array of root
+        moves, one simulation to run below each (-1: select it); the driver runs them
+        (``LockstepSearch``) and resumes the generator once they are backed up.  When it
+        stops, :meth:`best_action` and :meth:`improved_policy` hold the result."""
+        self._prepare_root(spec, state)
+        yield np.array([-1])                   # expand the root: the network's view
         tree, root = self.tree, self.root
         player = int(tree.nodes[root, PLAYER])
         root_value = float(tree.values[root, player])
@@ -107,9 +105,9 @@ class GumbelMCTS(MCTSAgent):
         remaining = list(np.argsort(-(noise + logits), kind="stable")[:considered])
         done = 1
         for share in halving_phases(self.simulations - 1, len(remaining)):
-            for index in remaining:
-                yield from run(int(actions[index]), share)
-                done += share
+            # move by move, so each of a move's simulations sees the previous ones backed up
+            yield np.tile(actions[remaining], share)
+            done += share * len(remaining)
             q, visits = self._completed_q(edges, player, root_value, logits)
             score = noise + logits + sigma(q, visits.max(), self.c_visit, self.c_scale)
             remaining.sort(key=lambda i: -score[i])

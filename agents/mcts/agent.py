@@ -26,12 +26,11 @@ from .tree import M_ROOT, Tree
 
 
 @cache
-def compiled_search(spec: GameSpec, policy_name: str = "random", leaf_value=None,
-                    cached: bool = True):
-    """The game's copy of the search (``search.py`` is its template): simulate,
-    select_leaves, find_position and masks_of, cached on disk by numba when every bound
-    function is importable by name (a leaf value defined in a notebook is compiled per
-    process instead)."""
+def search_module(spec: GameSpec, policy_name: str = "random", leaf_value=None,
+                  cached: bool = True):
+    """The game's copy of the search (``search.py`` is its template), cached on disk by
+    numba when every bound function is importable by name (a leaf value defined in a
+    notebook is compiled per process instead)."""
     from meeplezoo.envs.core.specialize import game_module
 
     k = spec.kernels
@@ -44,9 +43,15 @@ def compiled_search(spec: GameSpec, policy_name: str = "random", leaf_value=None
     else:
         raise ValueError(f"{spec.name} has no heuristic rollout policy")
     leaf = search.no_leaf_value if leaf_value is None else leaf_value
-    module = game_module(spec, "meeplezoo.agents.mcts.search",
-                         {"policy": policy, "leaf_value": leaf, "prior_policy": heuristic},
-                         cached=cached)
+    return game_module(spec, "meeplezoo.agents.mcts.search",
+                       {"policy": policy, "leaf_value": leaf, "prior_policy": heuristic},
+                       cached=cached)
+
+
+def compiled_search(spec: GameSpec, policy_name: str = "random", leaf_value=None,
+                    cached: bool = True):
+    """simulate, select_leaves, find_position and masks_of of the game's search."""
+    module = search_module(spec, policy_name, leaf_value, cached)
     return module.simulate, module.select_leaves, module.find_position, module.masks_of
 
 
@@ -94,6 +99,7 @@ class MCTSAgent(Agent):
                                 1.0 if horizon == "turn" else 0.0, 0.0, 0.0, prior, -1.0],
                                dtype=np.float64)
         self.tree = Tree(max_nodes)
+        self._rng = new_rng(0)        # reseeded in place per move (a forest holds a view)
         self.name = f"mcts:{simulations}" if seconds is None else f"mcts:{seconds}s"
         self._root_state: np.ndarray | None = None
         self.last_simulations = 0
@@ -136,7 +142,7 @@ class MCTSAgent(Agent):
         self._root_state = state
         self.params[P_OWNER_SLOT] = spec.turn_owner_slot
         self.params[P_ROOT_OWNER] = state[spec.turn_owner_slot]
-        self._rng = new_rng(int(self.rng.integers(2**63)))
+        self._rng[:] = new_rng(int(self.rng.integers(2**63)))
 
     def _search(self, spec: GameSpec, state: np.ndarray) -> None:
         simulate, select_leaves, _, masks_of = compiled_search(spec, self.rollout, self.leaf_value)

@@ -53,6 +53,7 @@ from meeplezoo.agents.mcts.uct import (  # noqa: F401 (re-exported: bindings, ag
     PARAM_COUNT,
     add_virtual_loss,
     backward,
+    finish_leaf_rows,
     finish_leaves,
     no_leaf_value,
     random_policy,
@@ -227,6 +228,23 @@ def select_leaves(batch, root_state, nodes, values, edges, priors, meta, params,
         if terminal[k]:
             terminal_value(state, leaf_values[k])
         add_virtual_loss(leaf, nodes)
+
+
+@njit
+def select_leaf_rows(rows_tree, rows_root_action, root_states, nodes, values, edges, priors,
+                     meta, params, rngs, leaf_states, leaf_nodes, leaf_values, terminal,
+                     masks, mask, codes, probs):
+    """``select_leaves`` over the trees of a forest (lockstep search), one leaf per row:
+    row ``k`` descends tree ``rows_tree[k]`` (from ``root_states[tree]``, with
+    ``params[tree]`` and ``rngs[tree]``) taking ``rows_root_action[k]`` at the root
+    (-1: select it), and gets its leaf's legal mask in ``masks[k]``."""
+    for k in range(rows_tree.shape[0]):
+        g = rows_tree[k]
+        params[g, P_ROOT_ACTION] = rows_root_action[k]
+        select_leaves(1, root_states[g], nodes[g], values[g], edges[g], priors[g], meta[g],
+                      params[g], rngs[g], leaf_states[k:k + 1], leaf_nodes[k:k + 1],
+                      leaf_values[k:k + 1], terminal[k:k + 1], mask, codes, probs)
+        legal_mask(leaf_states[k], masks[k])
 
 
 @njit

@@ -52,9 +52,21 @@ class Tree:
                        np.zeros_like(self.edges), np.zeros_like(self.priors))
         self.clear()
 
+    @classmethod
+    def over(cls, nodes, values, edges, priors, meta) -> Tree:
+        """A tree whose arrays are given (views into a :class:`Forest`); it cannot be
+        rerooted, since compaction swaps arrays."""
+        tree = cls.__new__(cls)
+        tree.max_nodes, tree.max_edges = nodes.shape[0], edges.shape[0]
+        tree.nodes, tree.values, tree.edges, tree.priors, tree.meta = \
+            nodes, values, edges, priors, meta
+        tree._spare = None
+        tree.clear()
+        return tree
+
     @property
     def nbytes(self) -> int:
-        arrays = (self.nodes, self.values, self.edges, self.priors, *self._spare)
+        arrays = (self.nodes, self.values, self.edges, self.priors, *(self._spare or ()))
         return int(sum(a.nbytes for a in arrays))
 
     @property
@@ -66,6 +78,8 @@ class Tree:
 
     def reroot(self, new_root: int) -> None:
         """Keep only the subtree under ``new_root`` (compacted to the front)."""
+        if self._spare is None:
+            raise ValueError("a tree inside a forest cannot be rerooted (no subtree reuse)")
         n2, v2, e2, p2 = self._spare
         compact_subtree(self.nodes, self.values, self.edges, self.priors, self.meta,
                         new_root, n2, v2, e2, p2)
@@ -92,6 +106,28 @@ class Tree:
             mean = float(self.values[child, player] / visits) if visits else 0.0
             out.append((int(self.edges[edge, ACTION]), visits, mean))
         return out
+
+
+class Forest:
+    """The trees of many searches stacked into one set of arrays (leading axis: the tree),
+    so one compiled call can select or back up leaves in all of them (lockstep search);
+    ``trees[g]`` is tree ``g`` as a :class:`Tree` over views of those arrays."""
+
+    def __init__(self, count: int, max_nodes: int, edges_per_node: int = 24):
+        if count < 1 or max_nodes < 2:
+            raise ValueError("a forest needs at least one tree of at least two nodes")
+        edges = max_nodes * edges_per_node
+        self.nodes = np.zeros((count, max_nodes, NODE_COLUMNS), dtype=np.int32)
+        self.values = np.zeros((count, max_nodes, 2 * MAX_SEATS), dtype=np.float64)
+        self.edges = np.zeros((count, edges, 2), dtype=np.int32)
+        self.priors = np.zeros((count, edges), dtype=np.float32)
+        self.meta = np.zeros((count, 3), dtype=np.int64)
+        self.trees = [Tree.over(self.nodes[g], self.values[g], self.edges[g],
+                                self.priors[g], self.meta[g]) for g in range(count)]
+
+    @property
+    def arrays(self):
+        return self.nodes, self.values, self.edges, self.priors, self.meta
 
 
 @njit

@@ -166,3 +166,15 @@ def finish_leaves(batch, players, nodes, values, edges, priors, leaf_nodes, leaf
                     p = leaf_priors[k, edges[edge, ACTION]]
                     priors[edge] = p / total if total > 0 else 1.0 / count
         backward(leaf, leaf_values[k], players, nodes, values, 1, edges, priors, params)
+
+
+@njit
+def finish_leaf_rows(rows_tree, players, nodes, values, edges, priors, leaf_nodes,
+                     leaf_values, leaf_priors, params):
+    """``finish_leaves`` for leaves of many trees of a forest (lockstep search): row ``k``
+    belongs to tree ``rows_tree[k]``, whose search parameters are ``params[tree]``."""
+    for k in range(rows_tree.shape[0]):
+        g = rows_tree[k]
+        finish_leaves(1, players, nodes[g], values[g], edges[g], priors[g],
+                      leaf_nodes[k:k + 1], leaf_values[k:k + 1], leaf_priors[k:k + 1], True,
+                      params[g])
