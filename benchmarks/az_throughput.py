@@ -6,6 +6,7 @@ network for the game (freshly initialised: the cost of a forward pass does not d
 its weights), the same Gumbel root, budgets and playout caps.  The peer searches one game
 with one leaf per network call, which is what a search that evaluates leaf by leaf does;
 the lockstep side searches ``--games`` games with ``--leaf-batch`` leaves each per call.
+Both play a training iteration's moves per call (``moves_per_iteration`` per game).
 The two alternate in rounds of ``--seconds`` each, and the figure is the median of the
 per-round ratios of simulations per second.  Reported besides: simulations/s, moves/s,
 training positions/s into the buffer, leaves per network call, and the share of the
@@ -47,8 +48,8 @@ def _run_for(selfplay: LockstepSelfPlay, evaluator, seconds: float) -> dict:
     before = (search.leaves, search.rounds, search.network_seconds, selfplay.moves_played,
               selfplay.positions_recorded)
     started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        selfplay.play_moves(evaluator)
+    while time.perf_counter() - started < seconds:     # a training iteration's moves
+        selfplay.play_moves(evaluator, Options.moves_per_iteration * len(selfplay.envs))
     elapsed = time.perf_counter() - started
     leaves = search.leaves - before[0]
     return {"seconds": elapsed, "simulations": leaves, "rounds": search.rounds - before[1],

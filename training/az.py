@@ -66,14 +66,16 @@ class Options:
     leaf_batch: int = 4
     """leaves per game per network call (virtual loss keeps them apart)"""
     moves_per_iteration: int = 8
-    """moves played in every game per iteration"""
+    """moves per game per iteration (``moves_per_iteration * num_games`` in all; the games
+    do not wait for each other, so one game may play more of them than another)"""
     hidden: tuple[int, ...] = (256, 256)
     """hidden layer sizes of the MLP (the trunk; Carcassonne: the head after the convs)"""
     architecture: str = "auto"
     """network: auto (the game family's: Carcassonne convolutional, else MLP), az-mlp,
     az-carcassonne-conv"""
-    channels: int = 32
-    """convolution channels (convolutional networks)"""
+    channels: int = 16
+    """convolution channels (convolutional networks; 16 keeps Carcassonne's forward pass
+    cheap enough on a CPU that batching, not raw compute, sets the self-play speed)"""
     blocks: int = 3
     """residual blocks (convolutional networks)"""
     learning_rate: float = 1e-3
@@ -193,12 +195,12 @@ def train(options: Options) -> dict:
         while budget_used() < 1.0:
             started = time.perf_counter()
             network.eval()
-            games_before, recorded = selfplay.games_finished, 0
-            for _ in range(options.moves_per_iteration):
-                positions = selfplay.play_moves(evaluator)
-                if positions:
-                    buffer.add(**positions)
-                    recorded += len(positions["obs"])
+            games_before, moves_before = selfplay.games_finished, selfplay.moves_played
+            positions = selfplay.play_moves(evaluator,
+                                            options.moves_per_iteration * options.num_games)
+            recorded = len(positions["obs"]) if positions else 0
+            if positions:
+                buffer.add(**positions)
             selfplay_s = time.perf_counter() - started
             stats = {"policy_loss": float("nan"), "value_loss": float("nan"),
                      "margin_loss": float("nan")}
@@ -213,7 +215,7 @@ def train(options: Options) -> dict:
                     optimizer.step()
                     counters["updates"] += 1
             elapsed = time.perf_counter() - started
-            moves = options.moves_per_iteration * options.num_games
+            moves = selfplay.moves_played - moves_before
             counters["iteration"] += 1
             counters["positions"] += recorded
             counters["moves"] += moves

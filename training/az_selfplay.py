@@ -145,27 +145,52 @@ class LockstepSelfPlay:
             env.reset(seed=int(self.rng.integers(1 << 62)))
         self.games_finished = 0
         self.moves_played = 0
+        self.moves_by_game = np.zeros(num_games, dtype=np.int64)
         self.positions_recorded = 0     # full-budget moves: training positions
 
-    def play_moves(self, evaluator) -> dict:
-        """One move in every game; returns the positions of games that ended (targets
-        filled in) as arrays ready for the buffer."""
-        full = self.rng.random(len(self.envs)) < self.full_fraction
-        for g, search in enumerate(self.searches):
-            search.simulations = self.simulations if full[g] else self.fast_simulations
-        self.lockstep.run(np.stack([env.unwrapped.state for env in self.envs]), evaluator)
-        finished = []
-        for g, (env, search) in enumerate(zip(self.envs, self.searches, strict=True)):
+    def play_moves(self, evaluator, moves: int | None = None) -> dict:
+        """Play ``moves`` moves in all (default: one per game); returns the positions of
+        the games that ended (targets filled in) as arrays ready for the buffer.
+
+        The games do not wait for each other: a game whose search is done plays its move
+        and starts its next search within the same lockstep run, so a cheap move (the
+        fast playout cap) never idles while another game's full search goes on, and every
+        network call sees leaves of nearly every game.  Once ``moves`` moves are played,
+        the searches under way finish and play their moves too (none is wasted), so a
+        call may play up to ``num_games - 1`` more.
+        """
+        target = self.moves_played + (len(self.envs) if moves is None else int(moves))
+        full = np.zeros(len(self.envs), dtype=bool)
+        finished: list[dict] = []
+
+        def begin(g: int) -> None:
+            full[g] = self.rng.random() < self.full_fraction
+            self.searches[g].simulations = \
+                self.simulations if full[g] else self.fast_simulations
+
+        def move_made(g: int):
+            """Search ``g`` is done: play its move; the next position to search, if any."""
+            env, search = self.envs[g], self.searches[g]
             if full[g]:
                 self.pending[g].append(self._position(env, search))
                 self.positions_recorded += 1
             env.step(search.best_action())
             self.moves_played += 1
+            self.moves_by_game[g] += 1
             if env.game_over:
                 rows = self._close(g)
                 if rows:
                     finished.append(rows)
                 env.reset(seed=int(self.rng.integers(1 << 62)))
+            if self.moves_played >= target:
+                return None
+            begin(g)
+            return env.unwrapped.state
+
+        for g in range(len(self.envs)):
+            begin(g)
+        self.lockstep.run(np.stack([env.unwrapped.state for env in self.envs]), evaluator,
+                          next_position=move_made)
         return {name: np.concatenate([rows[name] for rows in finished])
                 for name in BUFFER_FIELDS} if finished else {}
 

@@ -17,9 +17,12 @@ from meeplezoo.envs.core.contract import H_NUM_PLAYERS, H_TO_MOVE, GameSpec
 
 
 def observers(spec: GameSpec, states: np.ndarray) -> np.ndarray:
-    """The seat each state is valued for: the seat to move, else the turn's owner."""
+    """The seat each state is valued for: the seat to move, else the turn's owner; seat 0
+    where neither is a seat (a finished game may clear its turn owner: the search values
+    such a leaf exactly and ignores the network's answer)."""
     to_move = states[:, H_TO_MOVE]
-    return np.where(to_move >= 0, to_move, states[:, spec.turn_owner_slot])
+    seats = np.where(to_move >= 0, to_move, states[:, spec.turn_owner_slot])
+    return np.where((seats >= 0) & (seats < states[:, H_NUM_PLAYERS]), seats, 0)
 
 
 def rotated_to_absolute(rotated: np.ndarray, seats: np.ndarray, players: int) -> np.ndarray:

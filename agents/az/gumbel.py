@@ -21,7 +21,8 @@ import numpy as np
 
 from meeplezoo.agents.mcts.agent import MCTSAgent
 from meeplezoo.agents.mcts.search import P_ROOT_ACTION
-from meeplezoo.agents.mcts.tree import ACTION, CHILD, FIRST_EDGE, NUM_EDGES, PLAYER, VISITS
+from meeplezoo.agents.mcts.tree import ACTION, FIRST_EDGE, NUM_EDGES, PLAYER
+from meeplezoo.agents.mcts.uct import completed_root_q
 
 
 def halving_phases(simulations: int, considered: int) -> list[int]:
@@ -45,6 +46,11 @@ def halving_phases(simulations: int, considered: int) -> list[int]:
     if len(shares) == phases and left > 0:
         shares.append(left)          # the rounding's remainder: to the one move left
     return shares
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    p = np.exp(logits - logits.max())
+    return p / p.sum()
 
 
 def sigma(q: np.ndarray, max_visits: int, c_visit: float, c_scale: float) -> np.ndarray:
@@ -102,15 +108,16 @@ class GumbelMCTS(MCTSAgent):
         noise = self.gumbel_scale * self.rng.gumbel(size=actions.size)
         # m <= budget, so every considered move is visited at least once
         considered = min(self.considered, max(1, self.simulations - 1))
-        remaining = list(np.argsort(-(noise + logits), kind="stable")[:considered])
+        remaining = np.argsort(-(noise + logits), kind="stable")[:considered]
+        prior = _softmax(logits)
         done = 1
         for share in halving_phases(self.simulations - 1, len(remaining)):
             # move by move, so each of a move's simulations sees the previous ones backed up
             yield np.tile(actions[remaining], share)
             done += share * len(remaining)
-            q, visits = self._completed_q(edges, player, root_value, logits)
+            q, visits = self._completed_q(edges, player, root_value, logits, prior)
             score = noise + logits + sigma(q, visits.max(), self.c_visit, self.c_scale)
-            remaining.sort(key=lambda i: -score[i])
+            remaining = remaining[np.argsort(-score[remaining], kind="stable")]
             remaining = remaining[:max(1, math.ceil(len(remaining) / 2))]
         self.params[P_ROOT_ACTION] = -1
         self.chosen = int(actions[remaining[0]])
@@ -121,23 +128,16 @@ class GumbelMCTS(MCTSAgent):
         first = int(self.tree.nodes[self.root, FIRST_EDGE])
         return np.arange(first, first + int(self.tree.nodes[self.root, NUM_EDGES]))
 
-    def _completed_q(self, edges, player, root_value, logits):
+    def _completed_q(self, edges, player, root_value, logits, prior=None):
         """(q of each root move for the root's player, visits of each): unvisited moves
         get the mixed value (the network's root value blended with the prior-weighted
-        visited q)."""
-        children = self.tree.edges[edges, CHILD]
-        visits = np.where(children >= 0, self.tree.nodes[np.maximum(children, 0), VISITS], 0)
-        sums = np.where(children >= 0, self.tree.values[np.maximum(children, 0), player], 0.0)
-        q = np.divide(sums, visits, out=np.zeros(len(edges)), where=visits > 0)
-        prior = np.exp(logits - logits.max())
-        prior /= prior.sum()
-        seen = visits > 0
-        total = visits.sum()
-        mixed = root_value
-        if seen.any():
-            weighted = (prior[seen] * q[seen]).sum() / prior[seen].sum()
-            mixed = (root_value + total * weighted) / (1 + total)
-        return np.where(seen, q, mixed), visits
+        visited q); compiled, as sequential halving asks for it after every phase."""
+        prior = _softmax(logits) if prior is None else prior
+        q = np.zeros(len(edges))
+        visits = np.zeros(len(edges), dtype=np.int64)
+        completed_root_q(self.tree.nodes, self.tree.values, self.tree.edges, self.root,
+                         player, root_value, prior, q, visits)
+        return q, visits
 
     def best_action(self) -> int:
         if self.chosen < 0:
@@ -150,6 +150,4 @@ class GumbelMCTS(MCTSAgent):
             raise ValueError("no search has run")
         actions, edges, player, root_value, logits = self._root_stats
         q, visits = self._completed_q(edges, player, root_value, logits)
-        z = logits + sigma(q, visits.max(), self.c_visit, self.c_scale)
-        p = np.exp(z - z.max())
-        return actions, p / p.sum()
+        return actions, _softmax(logits + sigma(q, visits.max(), self.c_visit, self.c_scale))

@@ -51,9 +51,14 @@ class LockstepSearch:
         self.rounds = 0
         self.leaves = 0
 
-    def run(self, states: np.ndarray, evaluator) -> None:
+    def run(self, states: np.ndarray, evaluator, next_position=None) -> None:
         """Search ``states[g]`` with search ``g`` (all of them), answering every round's
-        leaves with ``evaluator(leaf_states, masks) -> (values [L, P], priors [L, A])``."""
+        leaves with ``evaluator(leaf_states, masks) -> (values [L, P], priors [L, A])``.
+
+        ``next_position(g)``, if given, is called as soon as search ``g`` is done (its
+        result is then in the search); a state it returns is searched next by the same
+        search in the same run, ``None`` ends that game's part (self-play keeps every
+        game busy this way instead of waiting for the slowest search of each move)."""
         started = time.perf_counter()
         network = 0.0
         searches = self.searches
@@ -63,13 +68,27 @@ class LockstepSearch:
             if search.simulations > self.capacity:
                 raise ValueError(f"{search.simulations} simulations do not fit a forest "
                                  f"sized for {self.capacity}")
-        root_states = np.ascontiguousarray(states)
+        root_states = np.array(states, copy=True, order="C")
         players = int(root_states[0, H_NUM_PLAYERS])
         schedules = [s.root_schedule(self.spec, root_states[g])
                      for g, s in enumerate(searches)]
         work: dict[int, np.ndarray] = {}
+        def next_work(g: int) -> None:
+            """Search ``g``'s next non-empty array of root moves, or drop it once done."""
+            while True:
+                for todo in schedules[g]:
+                    if len(todo):
+                        work[g] = todo
+                        return
+                state = None if next_position is None else next_position(g)
+                if state is None:
+                    work.pop(g, None)
+                    return
+                root_states[g] = state
+                schedules[g] = searches[g].root_schedule(self.spec, root_states[g])
+
         for g in range(len(searches)):
-            self._next_work(g, schedules, work)
+            next_work(g)
         nodes, values, edges, priors, meta = self.forest.arrays
         mask, codes, probs = self._scratch
         while work:
@@ -101,15 +120,6 @@ class LockstepSearch:
                 rest = work[g][len(taken):]
                 work[g] = rest
                 if not len(rest):
-                    self._next_work(g, schedules, work)
+                    next_work(g)
         self.network_seconds += network
         self.search_seconds += time.perf_counter() - started - network
-
-    @staticmethod
-    def _next_work(g, schedules, work) -> None:
-        """The search's next non-empty array of root moves, or drop it once it is done."""
-        for todo in schedules[g]:
-            if len(todo):
-                work[g] = todo
-                return
-        work.pop(g, None)

@@ -17,7 +17,7 @@ from functools import cache
 import numpy as np
 
 from meeplezoo.envs.core.contract import H_NUM_PLAYERS, MASK_DTYPE, GameSpec
-from meeplezoo.envs.core.rng import new_rng
+from meeplezoo.envs.core.rng import new_rng, seed_rng
 
 from ..base import Agent
 from . import search
@@ -142,7 +142,7 @@ class MCTSAgent(Agent):
         self._root_state = state
         self.params[P_OWNER_SLOT] = spec.turn_owner_slot
         self.params[P_ROOT_OWNER] = state[spec.turn_owner_slot]
-        self._rng[:] = new_rng(int(self.rng.integers(2**63)))
+        seed_rng(self._rng, np.uint64(int(self.rng.integers(2**63))))
 
     def _search(self, spec: GameSpec, state: np.ndarray) -> None:
         simulate, select_leaves, _, masks_of = compiled_search(spec, self.rollout, self.leaf_value)

@@ -178,3 +178,27 @@ def finish_leaf_rows(rows_tree, players, nodes, values, edges, priors, leaf_node
         finish_leaves(1, players, nodes[g], values[g], edges[g], priors[g],
                       leaf_nodes[k:k + 1], leaf_values[k:k + 1], leaf_priors[k:k + 1], True,
                       params[g])
+
+
+@njit
+def completed_root_q(nodes, values, edges, root, player, root_value, prior, q, visits):
+    """A Gumbel root's completed q (``agents/az/gumbel.py``): for each root edge its
+    visits and mean value for ``player``; an unvisited edge gets the mixed value (the
+    root's own value blended with the ``prior``-weighted q of the visited edges)."""
+    first, count = nodes[root, FIRST_EDGE], nodes[root, NUM_EDGES]
+    total, weighted, weight = 0, 0.0, 0.0
+    for k in range(count):
+        child = edges[first + k, CHILD]
+        seen = nodes[child, VISITS] if child >= 0 else 0
+        visits[k] = seen
+        if seen > 0:
+            q[k] = values[child, player] / seen
+            total += seen
+            weighted += prior[k] * q[k]
+            weight += prior[k]
+    mixed = root_value
+    if total > 0:
+        mixed = (root_value + total * weighted / weight) / (1 + total)
+    for k in range(count):
+        if visits[k] == 0:
+            q[k] = mixed

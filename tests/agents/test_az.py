@@ -114,6 +114,24 @@ def test_a_chance_leaf_is_observed_by_the_turns_owner():
     assert np.isfinite(values).all() and not priors.any()
 
 
+def test_a_finished_game_without_a_turn_owner_is_observed_by_seat_zero():
+    """Serenissima clears its turn owner when the game ends; a terminal leaf must still go
+    through the batch (the search then ignores its value) instead of raising."""
+    game = "serenissima_v0"
+    s = spec(game)
+    env = make(game, num_players=2)
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    while not env.game_over:
+        env.step(int(rng.choice(np.flatnonzero(env.action_mask()))))
+    final = env.unwrapped.state.copy()[None, :]
+    assert final[0, s.turn_owner_slot] < 0           # what made the batch raise
+    assert observers(s, final).tolist() == [0]
+    network, _ = _network(game)
+    values, priors = NetworkEvaluator(network, s)(final, np.zeros((1, s.num_actions), np.int8))
+    assert np.isfinite(values).all() and not priors.any()
+
+
 @pytest.mark.parametrize("game", ["hansa_v0", "carcassonne_v0"])
 def test_az_agent_searches_and_plays_legal_moves(tmp_path, game):
     path = _save(tmp_path, game)
@@ -221,6 +239,36 @@ def test_gumbel_root_plays_legal_moves_and_gives_an_improved_policy(tmp_path):
         env.step(action)
     with pytest.raises(ValueError, match="needs a network evaluator"):
         GumbelMCTS(simulations=8, evaluator=None)
+
+
+def test_the_compiled_completed_q_equals_the_formula():
+    """The Gumbel root's completed q (compiled) against the paper's formula in numpy,
+    on a root after a few phases of sequential halving (some moves never visited)."""
+    from meeplezoo.agents.az.gumbel import GumbelMCTS
+    from meeplezoo.agents.mcts.tree import CHILD, VISITS
+
+    game = "hansa_v0"
+    network, _ = _network(game)
+    env = make(game, num_players=2)
+    env.reset(seed=6)
+    agent = GumbelMCTS(simulations=20, evaluator=NetworkEvaluator(network, spec(game)),
+                       considered=2, seed=1)
+    agent.act(env)
+    actions, edges, player, root_value, logits = agent._root_stats
+    tree = agent.tree
+    children = tree.edges[edges, CHILD]
+    visits = np.array([tree.nodes[c, VISITS] if c >= 0 else 0 for c in children])
+    q = np.array([tree.values[c, player] / n if n else 0.0
+                  for c, n in zip(children, visits, strict=True)])
+    prior = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+    seen = visits > 0
+    assert seen.any() and not seen.all()
+    mixed = (root_value + visits.sum() * (prior[seen] @ q[seen]) / prior[seen].sum()) / \
+        (1 + visits.sum())
+    expected = np.where(seen, q, mixed)
+    got_q, got_visits = agent._completed_q(edges, player, root_value, logits)
+    np.testing.assert_array_equal(got_visits, visits)
+    np.testing.assert_allclose(got_q, expected, rtol=1e-12)
 
 
 def test_a_forced_root_action_takes_every_simulation():

@@ -38,17 +38,25 @@ def row_wise_evaluator(states, masks):
 
 
 def test_lockstep_self_play_plays_the_same_moves_as_each_search_alone():
+    """Games in lockstep do not wait for each other (one may play two moves while
+    another's search goes on), yet each plays exactly what its search plays alone."""
     lockstep = LockstepSelfPlay(spec(GAME), 3, 2, simulations=12, fast_simulations=12,
                                 full_fraction=1.0, considered=4, margin_scale=50.0, seed=5,
                                 leaf_batch=3)
     alone_envs = [env.clone() for env in lockstep.envs]
     alone = [GumbelMCTS(12, evaluator=row_wise_evaluator, considered=4, leaf_batch=3,
                         seed=5 * 7919 + g) for g in range(3)]
+    played = np.zeros(3, dtype=np.int64)
     for _ in range(6):
-        lockstep.play_moves(row_wise_evaluator)
+        before = lockstep.moves_played
+        lockstep.play_moves(row_wise_evaluator, moves=4)
+        assert 4 <= lockstep.moves_played - before <= 4 + 2
         for g in range(3):
-            alone_envs[g].step(alone[g].act(alone_envs[g]))
+            while played[g] < lockstep.moves_by_game[g]:
+                alone_envs[g].step(alone[g].act(alone_envs[g]))
+                played[g] += 1
             np.testing.assert_array_equal(alone_envs[g].state, lockstep.envs[g].state)
+    assert lockstep.moves_by_game.sum() == lockstep.moves_played >= 24
     assert lockstep.envs[0].state[H_PLY] >= 6
 
 
