@@ -51,13 +51,18 @@ def save_checkpoint(path: str | os.PathLike, *, meta: dict, model: torch.nn.Modu
     return path
 
 
-def export_for_play(source: str | os.PathLike, destination: str | os.PathLike) -> Path:
+def export_for_play(source: str | os.PathLike, destination: str | os.PathLike,
+                    half: bool = False) -> Path:
     """A copy of a training checkpoint with only what playing needs (the network's meta
     and weights, the options and counters that say how it was trained): no optimizer
     state or generators, about a third of the size, for bots that ship with the package.
-    """
+    ``half`` stores the floating-point weights as float16 (half the size again; loading
+    casts them back to the network's float32)."""
     payload = load_checkpoint(source)
-    slim = {"format": FORMAT, "meta": payload["meta"], "model": payload["model"],
+    model = payload["model"]
+    if half:
+        model = {k: v.half() if v.is_floating_point() else v for k, v in model.items()}
+    slim = {"format": FORMAT, "meta": payload["meta"], "model": model,
             "optimizer": {}, "options": payload.get("options", {}),
             "counters": payload.get("counters", {}), "rng": {}}
     destination = Path(destination)

@@ -343,3 +343,23 @@ def test_a_checkpoint_exported_for_play_is_smaller_and_plays_the_same(tmp_path):
     slim = export_for_play(full, tmp_path / "bots" / "hansa_v0.pt")
     assert slim.stat().st_size < 0.5 * full.stat().st_size
     assert _moves(full, 5, 8, 4, 1) == _moves(slim, 5, 8, 4, 1)
+
+
+def test_a_half_precision_export_is_half_the_size_and_loads_as_float32(tmp_path):
+    from meeplezoo.agents.az import load_az_network
+    from meeplezoo.training.checkpoint import export_for_play
+
+    network, meta = _network("hansa_v0", hidden=(64, 64))
+    full = save_checkpoint(tmp_path / "full.pt", meta=meta, model=network)
+    single = export_for_play(full, tmp_path / "single.pt")
+    half = export_for_play(full, tmp_path / "half.pt", half=True)
+    assert half.stat().st_size < 0.6 * single.stat().st_size
+    loaded, _ = load_az_network(half)
+    for name, tensor in loaded.state_dict().items():
+        assert tensor.dtype == network.state_dict()[name].dtype
+        np.testing.assert_allclose(tensor.numpy(), network.state_dict()[name].numpy(),
+                                   rtol=1e-3, atol=1e-4)          # float16's precision
+    env = make("hansa_v0", num_players=2)
+    env.reset(seed=3)
+    agent = make_agent(f"az:{half},sims=8", "hansa_v0", seed=0)
+    assert env.action_mask()[agent.act(env)] == 1

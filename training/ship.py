@@ -1,0 +1,81 @@
+"""Train and ship the AlphaZero-style bots that ``az:default`` loads.
+
+    python -m meeplezoo.training.ship [GAME...] [--minutes 15] [--run-dir runs]
+
+For each game (default: all five) this runs the ``meeplezoo train GAME --algo az``
+command it prints (the same every time, so a shipped bot's training is reproducible from
+BENCHMARKS.md), evaluated against random and greedy about six times along the way, plots
+the learning curve, and then writes the checkpoint trimmed for play
+(:func:`~meeplezoo.training.checkpoint.export_for_play`, weights stored as float16) to
+``agents/az/bots/<game>.pt``, refusing one over 5 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from pathlib import Path
+
+from meeplezoo.agents.az.agent import BOTS_DIR
+from meeplezoo.envs import names
+
+from .az import train_main
+from .checkpoint import export_for_play
+
+MAX_BYTES = 5 * 1024 * 1024
+
+# Iterations per minute on the 2-core machine of BENCHMARKS.md, to spread about six
+# evaluations over a run; a slower machine just evaluates less often per minute.
+ITERATIONS_PER_MINUTE = {"carcassonne_v0": 10, "hansa_teutonica_v0": 45, "hansa_v0": 60,
+                         "saint_malo_v0": 40, "serenissima_v0": 40}
+# Carcassonne's observations are 6,728 floats: a smaller buffer keeps it under 2 GB.
+BUFFER_SIZE = {"carcassonne_v0": 100_000}
+
+
+def ship_arguments(game: str, minutes: float, run_dir: str) -> list[str]:
+    """The ``meeplezoo train`` arguments that train ``game``'s shipped bot."""
+    evaluations = max(1, round(ITERATIONS_PER_MINUTE[game] * minutes / 6))
+    return [game, "--algo", "az", "--minutes", f"{minutes:g}", "--iterations", "1000000",
+            "--num-games", "256", "--simulations", "32", "--fast-simulations", "8",
+            "--updates-per-iteration", "16",
+            "--buffer-size", str(BUFFER_SIZE.get(game, 200_000)),
+            "--checkpoint-every", "100", "--eval-every", str(evaluations),
+            "--eval-games", "20", "--run-dir", run_dir, "--run-name", f"ship_{game}"]
+
+
+def ship(game: str, minutes: float, run_dir: str, bots_dir: Path = BOTS_DIR) -> Path:
+    from .evaluate import plot_learning_curve
+
+    arguments = ship_arguments(game, minutes, run_dir)
+    print("meeplezoo train " + shlex.join(arguments), flush=True)
+    algo = arguments.index("--algo")
+    train_main(arguments[:algo] + arguments[algo + 2:])
+    folder = Path(run_dir) / f"ship_{game}"
+    if (folder / "eval.csv").exists():
+        print(f"learning curve: {plot_learning_curve(folder)}", flush=True)
+    bot = export_for_play(folder / "checkpoint.pt", bots_dir / f"{game}.pt", half=True)
+    size = bot.stat().st_size
+    if size > MAX_BYTES:
+        bot.unlink()
+        raise ValueError(f"{game}'s bot is {size / 1e6:.1f} MB, over the 5 MB a shipped "
+                         "bot may take: train a smaller network")
+    print(f"shipped {bot} ({size / 1e6:.2f} MB)", flush=True)
+    return bot
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*", metavar="GAME", default=None)
+    parser.add_argument("--minutes", type=float, default=15.0,
+                        help="training minutes per game")
+    parser.add_argument("--run-dir", default="runs")
+    args = parser.parse_args(argv)
+    for game in args.games or names():
+        if game not in names():
+            raise SystemExit(f"unknown game {game!r}; available: {', '.join(names())}")
+        ship(game, args.minutes, args.run_dir)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
