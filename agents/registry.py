@@ -136,17 +136,21 @@ def _ppo(game: str, seed: int | None, arguments: str) -> Agent:
 
 
 def _az(game: str, seed: int | None, arguments: str) -> Agent:
-    """``az:<checkpoint>[,sims=N]`` or ``az:default[,sims=N]`` (the bot shipped for the
-    game); ``sims=0`` plays the network's policy without search."""
+    """``az:<checkpoint>[,sims=N][,root=puct|gumbel]`` or ``az:default[,...]`` (the bot
+    shipped for the game); ``sims=0`` plays the network's policy without search."""
     path, *options = arguments.split(",") if arguments else [""]
     if not path:
         raise ValueError("write az:<checkpoint> or az:default, then optionally ,sims=N")
     kwargs: dict = {}
     for option in options:
         key, _, value = option.partition("=")
-        if key != "sims" or not value.lstrip("-").isdigit():
-            raise ValueError(f"bad az option {option!r}; the option is sims=N")
-        kwargs["simulations"] = int(value)
+        if key == "sims" and value.lstrip("-").isdigit():
+            kwargs["simulations"] = int(value)
+        elif key == "root" and value in ("puct", "gumbel"):
+            kwargs["root"] = value
+        else:
+            raise ValueError(f"bad az option {option!r}; the options are sims=N and "
+                             "root=puct|gumbel")
     from .az import AZAgent, shipped_checkpoint
 
     agent = AZAgent(shipped_checkpoint(game) if path == "default" else path, seed=seed,

@@ -31,5 +31,6 @@ def test_training_demo_trains_and_rates(tmp_path, capsys):
                  "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "1/3 training" in out and "3/3 arena" in out and "vs random" in out
+    assert "az:default,sims=64" in out                 # the shipped bot plays too
     assert (tmp_path / "demo" / "checkpoint.pt").exists()
     assert list((tmp_path / "demo" / "arena").glob("*_ratings.png"))

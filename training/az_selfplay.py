@@ -195,13 +195,10 @@ class LockstepSelfPlay:
                 for name in BUFFER_FIELDS} if finished else {}
 
     def _position(self, env, search) -> tuple:
-        game = env.unwrapped
+        """What a training position needs, kept small until its game ends: the state and
+        the search's improved policy (observation and mask come in one batch at the end)."""
         actions, probabilities = search.improved_policy()
-        policy = np.zeros(self.spec.num_actions, dtype=np.float32)
-        policy[actions] = probabilities
-        seat = int(observers(self.spec, game.state[None, :])[0])
-        obs = observe_batch(self.spec, game.state[None, :], np.array([seat]))[0]
-        return obs, game.action_mask().copy(), policy, seat
+        return env.unwrapped.state.copy(), actions, probabilities.astype(np.float32)
 
     def _close(self, g: int) -> dict | None:
         """The finished game's recorded positions as buffer rows (None if it recorded
@@ -211,10 +208,16 @@ class LockstepSelfPlay:
         if not pending:
             return None
         rewards, margins = final_targets(self.envs[g], self.margin_scale)
-        obs, masks, policies, seats = (np.array(column) for column in zip(*pending,
-                                                                          strict=True))
+        states = np.stack([state for state, _, _ in pending])
+        seats = observers(self.spec, states)
+        masks = np.zeros((len(states), self.spec.num_actions), dtype=np.int8)
+        self.lockstep.module.masks_of(states, masks)
+        policies = np.zeros((len(states), self.spec.num_actions), dtype=np.float32)
+        for row, (_, actions, probabilities) in enumerate(pending):
+            policies[row, actions] = probabilities
         width = self.spec.max_players
-        return {"obs": obs, "masks": masks, "policies": policies,
+        return {"obs": observe_batch(self.spec, states, seats), "masks": masks,
+                "policies": policies,
                 "values": absolute_to_rotated(np.tile(rewards, (len(seats), 1)), seats, width),
                 "margins": absolute_to_rotated(np.tile(margins, (len(seats), 1)), seats, width)}
 

@@ -1,8 +1,9 @@
 """The ``meeplezoo`` command line: ``demo``, ``games``, ``play``, ``replay``, ``arena``,
 ``train``, ``warmup``, ``bench``.
 
-``meeplezoo demo`` trains a Saint Malo bot by self-play for a few minutes and rates it
-against random and greedy (``--bots``: bots play a few games instead);
+``meeplezoo demo`` trains a Hansa bot by search and self-play for a few minutes and rates
+it, with the shipped bot, against random, greedy and the search (``--bots``: bots play a
+few games instead);
 ``meeplezoo arena saint_malo --agents random greedy mcts:200 --games 50`` rates agents;
 ``meeplezoo play saint_malo --seats human mcts:2000`` plays against bots in the terminal
 and ``meeplezoo replay game.json`` watches a recorded game.
@@ -91,10 +92,11 @@ def bench(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="meeplezoo", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    p = commands.add_parser("demo", help="train a Saint Malo bot for a few minutes and rate "
-                            "it (--bots: bots play a few games instead)")
+    p = commands.add_parser("demo", help="train a Hansa bot by search and self-play for a "
+                            "few minutes and rate it with the shipped bot against the search "
+                            "(--bots: bots play a few games instead)")
     p.add_argument("--bots", action="store_true", help="only play bot games (no training)")
-    p.add_argument("--minutes", type=float, default=3.0, help="training time")
+    p.add_argument("--minutes", type=float, default=2.0, help="training time")
     p.add_argument("--deals", type=int, default=10, help="arena deals per pair")
     p.add_argument("--out", default="demo_runs")
     p.add_argument("--workers", type=int, default=2)

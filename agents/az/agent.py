@@ -1,9 +1,12 @@
 """A trained AlphaZero-style network with search, as an agent: ``az:<checkpoint>[,sims=N]``.
 
-The compiled MCTS (PUCT below the root, priors and leaf values from the network in
-batches of ``leaf_batch`` leaves, chance nodes from the game's exact outcomes, stratified)
-picks the most visited move.  ``sims=0`` plays the network's policy alone (its most
-probable legal move), which is what the search improves on.
+The compiled MCTS (PUCT, priors and leaf values from the network in batches of
+``leaf_batch`` leaves, chance nodes from the game's exact outcomes, stratified) picks the
+most visited move.  ``root=gumbel`` puts the training's Gumbel root on top instead
+(sequential halving over the network's 16 most probable moves, without the Gumbel noise:
+the move with the best prior plus completed q), which makes better use of a small budget.
+``sims=0`` plays the network's policy alone (its most probable legal move), which is what
+the search improves on.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import numpy as np
 from ..base import Agent
 from ..mcts import MCTSAgent
 from .evaluator import NetworkEvaluator
+from .gumbel import GumbelMCTS
 from .network import make_az_network
 
 BOTS_DIR = Path(__file__).resolve().parent / "bots"    # the shipped checkpoints
@@ -50,19 +54,24 @@ class AZAgent(Agent):
     """Network-guided search (see the module docstring)."""
 
     def __init__(self, checkpoint: str | Path, simulations: int = 200, c: float = 1.25,
-                 leaf_batch: int = 8, device: str = "cpu", seed: int | None = None):
+                 leaf_batch: int = 8, device: str = "cpu", root: str = "puct",
+                 seed: int | None = None):
         super().__init__(seed)
         if simulations < 0:
             raise ValueError("sims must be >= 0 (0: the network's policy alone)")
+        if root not in ("puct", "gumbel"):
+            raise ValueError(f"root must be puct or gumbel, not {root!r}")
         self.network, self.meta = load_az_network(checkpoint, device)
         self.game = self.meta["game"]
         from meeplezoo.envs import spec
 
         self.evaluator = NetworkEvaluator(self.network, spec(self.game), device)
         self.simulations = int(simulations)
-        self.search = None if simulations == 0 else MCTSAgent(
+        search = GumbelMCTS if root == "gumbel" else MCTSAgent
+        extra = {"gumbel_scale": 0.0} if root == "gumbel" else {}
+        self.search = None if simulations == 0 else search(
             simulations=simulations, c=c, evaluator=self.evaluator, leaf_batch=leaf_batch,
-            chance="stratified", seed=seed)
+            chance="stratified", seed=seed, **extra)
         self.name = f"az:{checkpoint},sims={simulations}"
 
     def reset(self, seed: int | None = None) -> None:

@@ -163,19 +163,43 @@ def _moves(path, plies: int, simulations: int, env_seed: int, agent_seed: int) -
     return played
 
 
+def test_the_gumbel_root_plays_legal_deterministic_moves(tmp_path):
+    """``root=gumbel`` (no noise at play): legal moves, the same ones for any seed."""
+    path = _save(tmp_path, "hansa_v0")
+    moves = []
+    for seed in (0, 1):
+        env = make("hansa_v0", num_players=2)
+        env.reset(seed=3)
+        agent = make_agent(f"az:{path},sims=16,root=gumbel", "hansa_v0", seed=seed)
+        played = []
+        for _ in range(5):
+            action = agent.act(env)
+            assert env.action_mask()[action] == 1
+            played.append(action)
+            env.step(action)
+        moves.append(played)
+    assert moves[0] == moves[1]
+
+
 def test_the_same_seed_gives_the_same_moves(tmp_path):
     path = _save(tmp_path, "hansa_v0")
     assert _moves(path, 8, 16, 3, 5) == _moves(path, 8, 16, 3, 5)
 
 
-def test_bad_checkpoints_and_specs_get_one_clear_error(tmp_path):
+def test_bad_checkpoints_and_specs_get_one_clear_error(tmp_path, monkeypatch):
+    import meeplezoo.agents.az.agent as az_agent
+
     path = _save(tmp_path, "hansa_v0")
     with pytest.raises(ValueError, match="trained on hansa_v0, not saint_malo_v0"):
         make_agent(f"az:{path}", "saint_malo_v0")
+    monkeypatch.setattr(az_agent, "BOTS_DIR", tmp_path / "no_bots")
     with pytest.raises(ValueError, match="no shipped AlphaZero bot for serenissima_v0"):
         make_agent("az:default", "serenissima_v0")
-    with pytest.raises(ValueError, match="the option is sims=N"):
+    monkeypatch.undo()
+    with pytest.raises(ValueError, match="the options are sims=N and root=puct"):
         make_agent(f"az:{path},simz=3", "hansa_v0")
+    with pytest.raises(ValueError, match="the options are sims=N and root=puct"):
+        make_agent(f"az:{path},root=uct", "hansa_v0")
     with pytest.raises(ValueError, match="sims must be >= 0"):
         make_agent(f"az:{path},sims=-1", "hansa_v0")
     with pytest.raises(FileNotFoundError):
