@@ -387,3 +387,14 @@ def test_a_half_precision_export_is_half_the_size_and_loads_as_float32(tmp_path)
     env.reset(seed=3)
     agent = make_agent(f"az:{half},sims=8", "hansa_v0", seed=0)
     assert env.action_mask()[agent.act(env)] == 1
+
+
+def test_sigma_rescales_q_so_the_target_is_not_one_hot_on_noise():
+    """mctx's completed-by-mix transform: q rescaled to [0, 1] over the moves, scaled by
+    (50 + max visits) * 0.1; a shift or scale of all q changes nothing."""
+    from meeplezoo.agents.az.gumbel import sigma
+
+    q = np.array([-0.2, 0.1, 0.4])
+    np.testing.assert_allclose(sigma(q, 10, 50.0, 0.1), [0.0, 3.0, 6.0])
+    np.testing.assert_allclose(sigma(3 * q + 1, 10, 50.0, 0.1), sigma(q, 10, 50.0, 0.1))
+    assert not sigma(np.full(4, 0.3), 5, 50.0, 0.1).any()        # equal q: the prior decides
