@@ -56,8 +56,8 @@ def compiled_search(spec: GameSpec, policy_name: str = "random", leaf_value=None
 
 
 def drive(steps, evaluator) -> None:
-    """Run a search generator (``leaf_round``, a Gumbel root's ``search_steps``) to its
-    end, answering each batch of leaves it yields with ``evaluator(states, masks)``."""
+    """Run a search generator (``leaf_round``) to its end, answering each batch of leaves
+    it yields with ``evaluator(states, masks)``."""
     try:
         request = next(steps)
         while True:
