@@ -28,7 +28,7 @@ def test_bad_game_and_agent_are_one_clear_line(capsys):
 def test_training_demo_trains_and_rates(tmp_path, capsys):
     pytest.importorskip("torch")
     assert main(["demo", "--minutes", "0.05", "--deals", "1", "--workers", "1",
-                 "--out", str(tmp_path)]) == 0
+                 "--opponents", "random", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "1/3 training" in out and "3/3 arena" in out and "vs random" in out
     assert "az:default,sims=64" in out                 # the shipped bot plays too

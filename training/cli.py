@@ -31,7 +31,8 @@ def demo(args) -> int:
             from .demo import train_and_rate
 
             return train_and_rate(minutes=args.minutes, deals=args.deals, out=args.out,
-                                  seed=max(args.seed, 1), workers=args.workers)
+                                  seed=max(args.seed, 1), workers=args.workers,
+                                  opponents=tuple(args.opponents))
     if args.game not in names():
         raise ValueError(f"unknown game {args.game!r}; available: {', '.join(names())}")
     seats = args.agents
@@ -98,6 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", action="store_true", help="only play bot games (no training)")
     p.add_argument("--minutes", type=float, default=2.0, help="training time")
     p.add_argument("--deals", type=int, default=10, help="arena deals per pair")
+    p.add_argument("--opponents", nargs="+", default=["random", "greedy", "mcts:200"],
+                   help="the arena's anchors besides the two trained bots")
     p.add_argument("--out", default="demo_runs")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--game", default="saint_malo_v0")

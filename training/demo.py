@@ -17,9 +17,12 @@ from pathlib import Path
 DEMO_GAME = "hansa_v0"
 
 
+DEMO_OPPONENTS = ("random", "greedy", "mcts:200")
+
+
 def train_and_rate(minutes: float = 2.0, deals: int = 10, out: str = "demo_runs",
                    seed: int = 1, workers: int = 2, eval_every: int = 30,
-                   eval_games: int = 10) -> int:
+                   eval_games: int = 10, opponents: tuple[str, ...] = DEMO_OPPONENTS) -> int:
     import torch  # noqa: F401  (a clear ImportError before anything starts)
 
     from meeplezoo.agents.az import shipped_checkpoint
@@ -44,7 +47,7 @@ def train_and_rate(minutes: float = 2.0, deals: int = 10, out: str = "demo_runs"
         print(f"2/3 learning curve: {plot_learning_curve(folder)}")
     else:
         print("2/3 learning curve: too short a run for an evaluation")
-    agents = ["random", "greedy", "mcts:200", f"az:{result['checkpoint']},sims=64"]
+    agents = [*opponents, f"az:{result['checkpoint']},sims=64"]
     try:
         shipped_checkpoint(DEMO_GAME)
         agents.append("az:default,sims=64")

@@ -58,6 +58,7 @@ def ship(game: str, minutes: float, run_dir: str, bots_dir: Path = BOTS_DIR) -> 
     if (folder / "eval.csv").exists():
         print(f"learning curve: {plot_learning_curve(folder)}", flush=True)
     bot = export_for_play(folder / "checkpoint.pt", bots_dir / f"{game}.pt", half=True)
+    bot.chmod(0o644)                  # package data: readable by every user of the install
     size = bot.stat().st_size
     if size > MAX_BYTES:
         bot.unlink()
