@@ -98,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "(--bots: bots play a few games instead)")
     p.add_argument("--bots", action="store_true", help="only play bot games (no training)")
     p.add_argument("--minutes", type=float, default=2.0, help="training time")
-    p.add_argument("--deals", type=int, default=10, help="arena deals per pair")
+    p.add_argument("--deals", type=int, default=6, help="arena deals per pair")
     p.add_argument("--opponents", nargs="+", default=["random", "greedy", "mcts:200"],
                    help="the arena's anchors besides the two trained bots")
     p.add_argument("--out", default="demo_runs")

@@ -20,7 +20,7 @@ DEMO_GAME = "hansa_v0"
 DEMO_OPPONENTS = ("random", "greedy", "mcts:200")
 
 
-def train_and_rate(minutes: float = 2.0, deals: int = 10, out: str = "demo_runs",
+def train_and_rate(minutes: float = 2.0, deals: int = 6, out: str = "demo_runs",
                    seed: int = 1, workers: int = 2, eval_every: int = 30,
                    eval_games: int = 10, opponents: tuple[str, ...] = DEMO_OPPONENTS) -> int:
     import torch  # noqa: F401  (a clear ImportError before anything starts)
