@@ -38,7 +38,7 @@ from .checkpoint import (
 from .checks import check_options
 from .evaluate import append_eval_rows, evaluate_checkpoint
 from .ppo import canonical_game, run_path
-from .runlog import RunLog, resume_or_refuse, torch_setup, tyro_main
+from .runlog import RunLog, budget_used, resume_or_refuse, torch_setup, tyro_main
 
 
 @dataclass
@@ -179,11 +179,9 @@ def train(options: Options) -> dict:
                  total=options.iterations, unit="it", desc=f"{options.game} az",
                  resume=options.resume, progress=options.progress)
 
-    def budget_used() -> float:
-        used = counters["iteration"] / options.iterations
-        if options.minutes > 0:
-            used = max(used, counters["elapsed_s"] / (options.minutes * 60))
-        return used
+    def spent() -> float:
+        return budget_used(counters["iteration"], options.iterations, counters["elapsed_s"],
+                           options.minutes)
 
     def save():
         buffer.save(buffer_path)
@@ -192,7 +190,7 @@ def train(options: Options) -> dict:
                         np_rng=np_rng)
 
     try:
-        while budget_used() < 1.0:
+        while spent() < 1.0:
             started = time.perf_counter()
             network.eval()
             games_before, moves_before = selfplay.games_finished, selfplay.moves_played

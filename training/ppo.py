@@ -34,7 +34,7 @@ from .checks import check_options
 from .collect import Collector, compute_gae
 from .evaluate import append_eval_rows, evaluate_checkpoint
 from .pool import OpponentPool
-from .runlog import RunLog, resume_or_refuse, torch_setup, tyro_main
+from .runlog import RunLog, budget_used, resume_or_refuse, torch_setup, tyro_main
 
 
 @dataclass
@@ -217,11 +217,9 @@ def train(options: Options) -> dict:
                  resume=options.resume, progress=options.progress)
     eval_path = log.eval_path
 
-    def budget_used() -> float:
-        used = counters["global_step"] / options.total_steps
-        if options.minutes > 0:
-            used = max(used, counters["elapsed_s"] / (options.minutes * 60))
-        return used
+    def spent() -> float:
+        return budget_used(counters["global_step"], options.total_steps, counters["elapsed_s"],
+                           options.minutes)
 
     def save():
         if pool is not None:
@@ -231,11 +229,11 @@ def train(options: Options) -> dict:
                         np_rng=np_rng)
 
     try:
-        while budget_used() < 1.0 and (options.max_updates is None
+        while spent() < 1.0 and (options.max_updates is None
                                        or counters["update"] < options.max_updates):
             started = time.perf_counter()
             if options.anneal_lr:
-                optimizer.param_groups[0]["lr"] = options.learning_rate * (1.0 - budget_used())
+                optimizer.param_groups[0]["lr"] = options.learning_rate * (1.0 - spent())
             policy.eval()
             snapshot_id, opponent = pool.sample(np_rng, device) if use_pool else (None, None)
             rollout = collector.collect(policy, device, opponent)

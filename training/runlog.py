@@ -81,6 +81,15 @@ class RunLog:
         self.csv_file.close()
 
 
+def budget_used(done: float, total: float, elapsed_s: float, minutes: float) -> float:
+    """The share of a run's budget spent: ``done`` of ``total`` (updates, steps), or the
+    training time against ``minutes`` when that is set and further along."""
+    used = done / total
+    if minutes > 0:
+        used = max(used, elapsed_s / (minutes * 60))
+    return used
+
+
 def tyro_main(options_class, train, argv, prog: str, description: str, summary) -> int:
     """Parse ``argv`` (a leading game name is read as ``--game``), train, print
     ``summary(result)``."""

@@ -47,7 +47,6 @@ class LockstepSearch:
         self._scratch = (np.zeros(spec.num_actions, dtype=MASK_DTYPE),
                          np.zeros(outcomes, dtype=np.int64), np.zeros(outcomes, np.float64))
         self.network_seconds = 0.0        # time inside the evaluator, for profiles
-        self.search_seconds = 0.0         # the rest of ``run``
         self.rounds = 0
         self.leaves = 0
 
@@ -59,8 +58,6 @@ class LockstepSearch:
         result is then in the search); a state it returns is searched next by the same
         search in the same run, ``None`` ends that game's part (self-play keeps every
         game busy this way instead of waiting for the slowest search of each move)."""
-        started = time.perf_counter()
-        network = 0.0
         searches = self.searches
         if len(states) != len(searches):
             raise ValueError(f"{len(states)} positions for {len(searches)} searches")
@@ -73,6 +70,7 @@ class LockstepSearch:
         schedules = [s.root_schedule(self.spec, root_states[g])
                      for g, s in enumerate(searches)]
         work: dict[int, np.ndarray] = {}
+
         def next_work(g: int) -> None:
             """Search ``g``'s next non-empty array of root moves, or drop it once done."""
             while True:
@@ -108,7 +106,7 @@ class LockstepSearch:
                                          masks, mask, codes, probs)
             asked = time.perf_counter()
             net_values, net_priors = evaluator(leaf_states, masks)
-            network += time.perf_counter() - asked
+            self.network_seconds += time.perf_counter() - asked
             open_leaves = terminal == 0
             leaf_values[open_leaves] = np.asarray(net_values, np.float64)[open_leaves]
             finish_leaf_rows(rows_tree, players, nodes, values, edges, priors, leaf_nodes,
@@ -121,5 +119,3 @@ class LockstepSearch:
                 work[g] = rest
                 if not len(rest):
                     next_work(g)
-        self.network_seconds += network
-        self.search_seconds += time.perf_counter() - started - network
