@@ -237,7 +237,8 @@ def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int
                 _drain(map(play_one, first), sink, bar)
                 rest = [job for job in todo if not any(job is f for f in first)]
                 if rest:
-                    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+                    with multiprocessing.get_context("spawn").Pool(
+                            workers, initializer=_one_thread_each) as pool:
                         _drain(pool.imap_unordered(play_one, rest), sink, bar)
     finally:
         bar.close()
@@ -245,6 +246,16 @@ def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int
     records = [r for r in load_records(path) if r.get("game") == game
                and r.get("num_players") == num_players and set(r["seats"]) <= wanted]
     return path, records
+
+
+def _one_thread_each() -> None:
+    """Workers already fill the cores: a network agent's torch would start one thread per
+    core in each of them, and the oversubscribed threads multiplied its think time (a
+    1.6 ms move alone took 14-71 ms in the workers).  Set before torch loads."""
+    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[name] = "1"
+    if "torch" in sys.modules:                      # already loaded: tell it directly
+        sys.modules["torch"].set_num_threads(1)
 
 
 def _drain(results: Iterable[dict], sink, bar: _Progress) -> None:

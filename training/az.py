@@ -7,7 +7,8 @@ Each iteration plays ``moves_per_iteration`` moves in each of ``num_games`` game
 searched in lockstep with a Gumbel root (``training/az_selfplay.py``), adds the recorded
 positions to the replay buffer, then takes ``updates_per_iteration`` gradient steps on
 batches drawn from it.  Loss: cross-entropy against the search's improved policy, squared
-error of the per-seat values against the final rewards, and ``margin_coef`` times that
+error of the per-seat values against the final rewards mixed with the search's values
+(``value_mix``), and ``margin_coef`` times that
 of the score margins.  Logs go to ``<run-dir>/<run-name>/``: TensorBoard events,
 ``progress.csv``, ``checkpoint.pt`` and ``buffer.npz`` (every ``checkpoint_every``
 iterations and at the end; ``--resume`` continues with the same counters and buffer),
@@ -90,6 +91,12 @@ class Options:
     """positions kept in the replay buffer (oldest replaced)"""
     min_buffer: int = 256
     """positions needed before the first gradient step"""
+    value_mix: float = 0.5
+    """value target: (1 - value_mix) * final reward + value_mix * the search's value of the
+    position (0: the outcome alone, which a short run's network memorises game by game)"""
+    max_decisions: int = 0
+    """cut self-play games off after this many decisions, scored from the points at the
+    cut, in games with that rule option (Hansa Teutonica, Carcassonne); 0: the game's own"""
     margin_scale: float = 50.0
     """score points per unit of the margin target"""
     margin_coef: float = 0.25
@@ -139,6 +146,10 @@ def az_loss(network, batch: dict, players: int, margin_coef: float, device):
                   "margin_loss": margin_loss.item()}
 
 
+def _rule_options(options: Options) -> dict:
+    return {"max_decisions": options.max_decisions} if options.max_decisions else {}
+
+
 def _run_name(options: Options) -> Options:
     name = options.run_name or f"{options.game}_{options.players}p_az_seed{options.seed}"
     return dataclasses.replace(options, run_name=name)
@@ -149,6 +160,11 @@ def train(options: Options) -> dict:
     options = _run_name(dataclasses.replace(options, game=canonical_game(options.game)))
     game_spec = spec(options.game)
     check_options(options, game_spec)
+    if not 0.0 <= options.value_mix <= 1.0:
+        raise ValueError(f"--value-mix must be in [0, 1], got {options.value_mix}")
+    if options.max_decisions < 0:
+        raise ValueError(f"--max-decisions must be >= 0, got {options.max_decisions}")
+    game_spec.make_config(**_rule_options(options))       # a game without the option refuses
     device, np_rng = torch_setup(options)
     folder = run_path(options)
     checkpoint_path, buffer_path = folder / "checkpoint.pt", folder / "buffer.npz"
@@ -172,7 +188,9 @@ def train(options: Options) -> dict:
     selfplay = LockstepSelfPlay(game_spec, options.num_games, options.players,
                                 options.simulations, options.fast_simulations,
                                 options.full_fraction, options.considered, options.margin_scale,
-                                seed=int(np_rng.integers(1 << 31)), leaf_batch=options.leaf_batch)
+                                seed=int(np_rng.integers(1 << 31)), leaf_batch=options.leaf_batch,
+                                rule_options=_rule_options(options),
+                                value_mix=options.value_mix)
     evaluator = NetworkEvaluator(network, game_spec, options.device)
 
     log = RunLog(folder, options, counters, key="iteration", step_key="iteration",

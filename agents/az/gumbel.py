@@ -25,7 +25,7 @@ import numpy as np
 
 from meeplezoo.agents.mcts.agent import MCTSAgent
 from meeplezoo.agents.mcts.search import P_ROOT_ACTION
-from meeplezoo.agents.mcts.tree import ACTION, FIRST_EDGE, NUM_EDGES, PLAYER
+from meeplezoo.agents.mcts.tree import ACTION, CHILD, FIRST_EDGE, NUM_EDGES, PLAYER, VISITS
 from meeplezoo.agents.mcts.uct import completed_root_q
 
 
@@ -151,6 +151,18 @@ class GumbelMCTS(MCTSAgent):
         if self.chosen < 0:
             raise ValueError("no search has run")
         return self.chosen
+
+    def chosen_values(self, players: int) -> np.ndarray:
+        """Every seat's mean value (absolute seats) below the move played: the search's
+        estimate of the position under its improved policy, a value target with far less
+        noise than one game's outcome.  The root's mean if that move was never visited."""
+        if self._root_stats is None:
+            raise ValueError("no search has run")
+        actions, edges, _, _, _ = self._root_stats
+        tree = self.tree
+        child = int(tree.edges[edges[np.flatnonzero(actions == self.chosen)[0]], CHILD])
+        node = child if child >= 0 and tree.nodes[child, VISITS] > 0 else self.root
+        return tree.values[node, :players] / tree.nodes[node, VISITS]
 
     def improved_policy(self) -> tuple[np.ndarray, np.ndarray]:
         """(root moves, their probabilities under the improved policy)."""

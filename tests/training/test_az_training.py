@@ -79,6 +79,47 @@ def test_finished_games_give_consistent_targets():
     assert not rows["policies"][rows["masks"] == 0].any()
 
 
+def finished_rows(value_mix: float, game: str = GAME, **rule_options) -> dict:
+    selfplay = LockstepSelfPlay(spec(game), 2, 2, simulations=8, fast_simulations=2,
+                                full_fraction=0.5, considered=4, margin_scale=50.0, seed=3,
+                                rule_options=rule_options, value_mix=value_mix)
+    rows: dict = {}
+    while not rows:
+        rows = selfplay.play_moves(row_wise_evaluator)
+    return rows
+
+
+def test_value_targets_mix_the_outcome_with_the_search_value():
+    """The mix does not change the games (same seed, same positions and policies); its
+    targets are the outcome at 0, the search's value at 1, and their average at 0.5."""
+    outcome, searched, half = (finished_rows(mix) for mix in (0.0, 1.0, 0.5))
+    for name in ("obs", "policies", "margins"):
+        np.testing.assert_array_equal(outcome[name], searched[name])
+    assert set(np.unique(outcome["values"][:, 0])) <= {-1.0, 0.0, 1.0}
+    # the evaluator's and the terminal values are zero-sum, so the search's are too
+    np.testing.assert_allclose(searched["values"][:, 0], -searched["values"][:, 1], atol=1e-6)
+    assert np.abs(searched["values"]).max() <= 1.0
+    assert not np.isin(searched["values"][:, 0], [-1.0, 0.0, 1.0]).all()
+    np.testing.assert_allclose(half["values"], (outcome["values"] + searched["values"]) / 2,
+                               atol=1e-6)
+    with pytest.raises(ValueError, match="value_mix must be in"):
+        finished_rows(1.5)
+
+
+def test_self_play_games_are_cut_at_max_decisions_and_scored_there():
+    """Hansa Teutonica between weak players runs to its 3,000-decision cap; a self-play
+    cap ends each game at 100 decisions, scored from the points at the cut (HT-9.5)."""
+    selfplay = LockstepSelfPlay(spec("hansa_teutonica_v0"), 1, 2, simulations=4,
+                                fast_simulations=2, full_fraction=1.0, considered=2,
+                                margin_scale=50.0, seed=2, rule_options={"max_decisions": 100})
+    rows: dict = {}
+    while not rows:
+        rows = selfplay.play_moves(row_wise_evaluator)
+    assert selfplay.games_finished == 1 and len(rows["obs"]) == 100
+    assert set(np.unique(rows["values"][:, 0])) <= {-1.0, 0.0, 1.0}
+    assert (np.sign(rows["margins"][:, 0]) == np.sign(rows["values"][:, 0])).all()
+
+
 def test_the_buffer_rings_saves_and_refuses_a_corrupt_file(tmp_path):
     buffer = ReplayBuffer(5, 3, 4, 2)
     rows = {"obs": np.arange(21, dtype=np.float16).reshape(7, 3),
@@ -134,6 +175,10 @@ def test_bad_options_and_algorithms_are_one_clear_line(tmp_path, capsys):
         train(Options(**{**SMALL, "simulations": 0}, run_dir=str(tmp_path)))
     with pytest.raises(ValueError, match="--full-fraction"):
         train(Options(**{**SMALL, "full_fraction": 1.5}, run_dir=str(tmp_path)))
+    with pytest.raises(ValueError, match="--value-mix"):
+        train(Options(**{**SMALL, "value_mix": -0.1}, run_dir=str(tmp_path)))
+    with pytest.raises(ValueError, match="unknown Hansa option.*max_decisions"):
+        train(Options(**{**SMALL, "max_decisions": 500}, run_dir=str(tmp_path)))
     assert main(["train", GAME, "--algo", "dqn"]) == 2
     assert "unknown --algo 'dqn'" in capsys.readouterr().err
 
