@@ -32,25 +32,34 @@ ITERATIONS_PER_MINUTE = {"carcassonne_v0": 10, "hansa_teutonica_v0": 45, "hansa_
 # drawn about twice.  The first Hansa and Saint Malo bots took 16 (eight draws each) and
 # their value heads memorised games: |v| averaged 0.9 on the buffer, 0.99 at move one.
 UPDATES_PER_ITERATION = 4
+# Hansa Teutonica between untrained players runs to its 3,000-decision cap (the first bot's
+# 256 opening games never ended): self-play games are cut at four times a heuristic
+# player's median length (151 decisions, benchmarks/results/game_lengths_*.json).
+MAX_DECISIONS = {"hansa_teutonica_v0": 600}
 # Carcassonne's observations are 6,728 floats: a smaller buffer keeps it under 2 GB.
 BUFFER_SIZE = {"carcassonne_v0": 100_000}
 
 
-def ship_arguments(game: str, minutes: float, run_dir: str) -> list[str]:
+def ship_arguments(game: str, minutes: float, run_dir: str, torch_threads: int = 0
+                   ) -> list[str]:
     """The ``meeplezoo train`` arguments that train ``game``'s shipped bot."""
     evaluations = max(1, round(ITERATIONS_PER_MINUTE[game] * minutes / 6))
+    extra = ["--max-decisions", str(MAX_DECISIONS[game])] if game in MAX_DECISIONS else []
+    if torch_threads:
+        extra += ["--torch-threads", str(torch_threads)]
     return [game, "--algo", "az", "--minutes", f"{minutes:g}", "--iterations", "1000000",
             "--num-games", "256", "--simulations", "32", "--fast-simulations", "8",
             "--updates-per-iteration", str(UPDATES_PER_ITERATION),
             "--buffer-size", str(BUFFER_SIZE.get(game, 200_000)),
             "--checkpoint-every", "100", "--eval-every", str(evaluations),
-            "--eval-games", "20", "--run-dir", run_dir, "--run-name", f"ship_{game}"]
+            "--eval-games", "20", "--run-dir", run_dir, "--run-name", f"ship_{game}", *extra]
 
 
-def ship(game: str, minutes: float, run_dir: str, bots_dir: Path = BOTS_DIR) -> Path:
+def ship(game: str, minutes: float, run_dir: str, bots_dir: Path = BOTS_DIR,
+         torch_threads: int = 0) -> Path:
     from .evaluate import plot_learning_curve
 
-    arguments = ship_arguments(game, minutes, run_dir)
+    arguments = ship_arguments(game, minutes, run_dir, torch_threads)
     print("meeplezoo train " + shlex.join(arguments), flush=True)
     algo = arguments.index("--algo")
     train_main(arguments[:algo] + arguments[algo + 2:])
@@ -74,11 +83,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=15.0,
                         help="training minutes per game")
     parser.add_argument("--run-dir", default="runs")
+    parser.add_argument("--torch-threads", type=int, default=0,
+                        help="torch threads of each run (1: two games can train side by "
+                             "side on two cores); 0: torch's default")
     args = parser.parse_args(argv)
     for game in args.games or names():
         if game not in names():
             raise SystemExit(f"unknown game {game!r}; available: {', '.join(names())}")
-        ship(game, args.minutes, args.run_dir)
+        ship(game, args.minutes, args.run_dir, torch_threads=args.torch_threads)
     return 0
 
 
