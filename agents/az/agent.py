@@ -20,6 +20,7 @@ from ..mcts import MCTSAgent
 from .evaluator import NetworkEvaluator
 from .gumbel import GumbelMCTS
 from .network import make_az_network
+from .play_evaluator import MLPPlayEvaluator
 
 BOTS_DIR = Path(__file__).resolve().parent / "bots"    # the shipped checkpoints
 
@@ -65,7 +66,11 @@ class AZAgent(Agent):
         self.game = self.meta["game"]
         from meeplezoo.envs import spec
 
-        self.evaluator = NetworkEvaluator(self.network, spec(self.game), device)
+        # the MLP plays through NumPy (``play_evaluator``): torch's per-call overhead was
+        # most of a move's think time at a game's batches of 8 leaves
+        self.evaluator = MLPPlayEvaluator(self.network, spec(self.game)) \
+            if self.meta["architecture"] == "az-mlp" and device == "cpu" else \
+            NetworkEvaluator(self.network, spec(self.game), device)
         self.simulations = int(simulations)
         search = GumbelMCTS if root == "gumbel" else MCTSAgent
         extra = {"gumbel_scale": 0.0} if root == "gumbel" else {}

@@ -99,6 +99,26 @@ def test_the_evaluator_gives_masked_priors_and_values_for_the_observer():
         assert np.delete(values[b], seat) == pytest.approx(-1.0)
 
 
+@pytest.mark.parametrize("game", ["hansa_v0", "saint_malo_v0", "hansa_teutonica_v0",
+                                  "serenissima_v0"])
+def test_the_numpy_play_evaluator_equals_the_torch_one(game):
+    """Play's evaluator (compiled sparse first layer, NumPy after) gives the torch
+    evaluator's values and priors on the same weights, at 2 and 3 seats."""
+    from meeplezoo.agents.az.play_evaluator import MLPPlayEvaluator
+
+    network, _ = _network(game, hidden=(32, 16), seed=3)
+    with torch.no_grad():                     # values away from tanh's flat ends
+        network.value.weight.mul_(50.0)
+        network.policy.weight.mul_(50.0)
+    for players in (2, 3):
+        states, masks = _states(game, players, 60, seed=players)
+        want_values, want_priors = NetworkEvaluator(network, spec(game))(states, masks)
+        values, priors = MLPPlayEvaluator(network, spec(game))(states, masks)
+        assert np.ptp(want_values) > 0.01 and want_priors.max() > 0.1     # not trivial
+        np.testing.assert_allclose(values, want_values, atol=1e-5)
+        np.testing.assert_allclose(priors, want_priors, atol=1e-5)
+
+
 def test_a_chance_leaf_is_observed_by_the_turns_owner():
     """Saint Malo rolls dice before each turn: the network values that position for the
     seat about to roll, and offers no priors (the search takes the dice's exact odds)."""

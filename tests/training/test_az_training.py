@@ -225,3 +225,19 @@ def test_three_players_train_and_play(tmp_path):
         env.step(action)
     _, values = agent.policy_and_value(env)
     assert values.shape == (3,) and np.isfinite(values).all()
+
+
+@pytest.mark.parametrize("game", ["hansa_v0", "hansa_teutonica_v0", "carcassonne_v0"])
+def test_the_ship_command_parses_into_the_trainers_options(game):
+    """What ``training/ship.py`` prints and runs is a valid ``meeplezoo train`` command,
+    with Hansa Teutonica's self-play cap and the threads asked for."""
+    import tyro
+
+    from meeplezoo.training.ship import ship_arguments
+
+    arguments = ship_arguments(game, 3, "runs", torch_threads=1)
+    algo = arguments.index("--algo")
+    options = tyro.cli(Options, args=["--game", *arguments[:algo], *arguments[algo + 2:]])
+    assert (options.game, options.minutes, options.torch_threads) == (game, 3, 1)
+    assert options.max_decisions == (600 if game == "hansa_teutonica_v0" else 0)
+    assert options.run_name == f"ship_{game}" and options.value_mix == 0.5
