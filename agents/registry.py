@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 
 from .base import Agent
 from .random_agent import RandomAgent
@@ -136,8 +137,9 @@ def _ppo(game: str, seed: int | None, arguments: str) -> Agent:
 
 
 def _az(game: str, seed: int | None, arguments: str) -> Agent:
-    """``az:<checkpoint>[,sims=N][,root=puct|gumbel]`` or ``az:default[,...]`` (the bot
-    shipped for the game); ``sims=0`` plays the network's policy without search."""
+    """``az:<checkpoint>[,sims=N][,root=puct|gumbel]``, ``az:default[,...]`` (the bot
+    shipped for the game, trained at 2 players) or ``az:default3p`` (one trained at 3,
+    where shipped); ``sims=0`` plays the network's policy without search."""
     path, *options = arguments.split(",") if arguments else [""]
     if not path:
         raise ValueError("write az:<checkpoint> or az:default, then optionally ,sims=N")
@@ -153,8 +155,9 @@ def _az(game: str, seed: int | None, arguments: str) -> Agent:
                              "root=puct|gumbel")
     from .az import AZAgent, shipped_checkpoint
 
-    agent = AZAgent(shipped_checkpoint(game) if path == "default" else path, seed=seed,
-                    **kwargs)
+    shipped = re.fullmatch(r"default(?:([2-6])p)?", path)
+    agent = AZAgent(shipped_checkpoint(game, int(shipped[1] or 2)) if shipped else path,
+                    seed=seed, **kwargs)
     if agent.game != game:
         raise ValueError(f"{path} was trained on {agent.game}, not {game}")
     agent.name = f"az:{arguments}"

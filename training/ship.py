@@ -40,33 +40,41 @@ MAX_DECISIONS = {"hansa_teutonica_v0": 600}
 BUFFER_SIZE = {"carcassonne_v0": 100_000}
 
 
-def ship_arguments(game: str, minutes: float, run_dir: str, torch_threads: int = 0
-                   ) -> list[str]:
+def bot_name(game: str, players: int = 2) -> str:
+    """The shipped bot's file stem (``az:default`` at 2 players, ``az:default3p``...)."""
+    return game if players == 2 else f"{game}_{players}p"
+
+
+def ship_arguments(game: str, minutes: float, run_dir: str, torch_threads: int = 0,
+                   players: int = 2) -> list[str]:
     """The ``meeplezoo train`` arguments that train ``game``'s shipped bot."""
     evaluations = max(1, round(ITERATIONS_PER_MINUTE[game] * minutes / 6))
     extra = ["--max-decisions", str(MAX_DECISIONS[game])] if game in MAX_DECISIONS else []
     if torch_threads:
         extra += ["--torch-threads", str(torch_threads)]
+    if players != 2:
+        extra += ["--players", str(players)]
     return [game, "--algo", "az", "--minutes", f"{minutes:g}", "--iterations", "1000000",
             "--num-games", "256", "--simulations", "32", "--fast-simulations", "8",
             "--updates-per-iteration", str(UPDATES_PER_ITERATION),
             "--buffer-size", str(BUFFER_SIZE.get(game, 200_000)),
             "--checkpoint-every", "100", "--eval-every", str(evaluations),
-            "--eval-games", "20", "--run-dir", run_dir, "--run-name", f"ship_{game}", *extra]
+            "--eval-games", "20", "--run-dir", run_dir, "--run-name", f"ship_{bot_name(game, players)}", *extra]
 
 
 def ship(game: str, minutes: float, run_dir: str, bots_dir: Path = BOTS_DIR,
-         torch_threads: int = 0) -> Path:
+         torch_threads: int = 0, players: int = 2) -> Path:
     from .evaluate import plot_learning_curve
 
-    arguments = ship_arguments(game, minutes, run_dir, torch_threads)
+    arguments = ship_arguments(game, minutes, run_dir, torch_threads, players)
     print("meeplezoo train " + shlex.join(arguments), flush=True)
     algo = arguments.index("--algo")
     train_main(arguments[:algo] + arguments[algo + 2:])
-    folder = Path(run_dir) / f"ship_{game}"
+    folder = Path(run_dir) / f"ship_{bot_name(game, players)}"
     if (folder / "eval.csv").exists():
         print(f"learning curve: {plot_learning_curve(folder)}", flush=True)
-    bot = export_for_play(folder / "checkpoint.pt", bots_dir / f"{game}.pt", half=True)
+    bot = export_for_play(folder / "checkpoint.pt", bots_dir / f"{bot_name(game, players)}.pt",
+                          half=True)
     bot.chmod(0o644)                  # package data: readable by every user of the install
     size = bot.stat().st_size
     if size > MAX_BYTES:
@@ -86,11 +94,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--torch-threads", type=int, default=0,
                         help="torch threads of each run (1: two games can train side by "
                              "side on two cores); 0: torch's default")
+    parser.add_argument("--players", type=int, default=2,
+                        help="seats of the self-play games (a bot at N != 2 ships as "
+                             "az:default<N>p)")
     args = parser.parse_args(argv)
     for game in args.games or names():
         if game not in names():
             raise SystemExit(f"unknown game {game!r}; available: {', '.join(names())}")
-        ship(game, args.minutes, args.run_dir, torch_threads=args.torch_threads)
+        ship(game, args.minutes, args.run_dir, torch_threads=args.torch_threads,
+             players=args.players)
     return 0
 
 

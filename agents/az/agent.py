@@ -25,12 +25,14 @@ from .play_evaluator import MLPPlayEvaluator
 BOTS_DIR = Path(__file__).resolve().parent / "bots"    # the shipped checkpoints
 
 
-def shipped_checkpoint(game: str) -> Path:
-    """The checkpoint ``az:default`` loads for ``game``; a clear error if none ships."""
-    path = BOTS_DIR / f"{game}.pt"
+def shipped_checkpoint(game: str, players: int = 2) -> Path:
+    """The checkpoint ``az:default`` (trained at 2 seats) or ``az:default<N>p`` (at N)
+    loads for ``game``; a clear error if none ships."""
+    path = BOTS_DIR / (f"{game}.pt" if players == 2 else f"{game}_{players}p.pt")
     if not path.is_file():
         shipped = sorted(p.stem for p in BOTS_DIR.glob("*.pt")) if BOTS_DIR.is_dir() else []
-        raise ValueError(f"no shipped AlphaZero bot for {game}; games with one: "
+        seats = "" if players == 2 else f" trained at {players} players"
+        raise ValueError(f"no shipped AlphaZero bot{seats} for {game}; shipped: "
                          f"{', '.join(shipped) or 'none yet'} (or give az:<checkpoint>)")
     return path
 

@@ -215,6 +215,8 @@ def test_bad_checkpoints_and_specs_get_one_clear_error(tmp_path, monkeypatch):
     monkeypatch.setattr(az_agent, "BOTS_DIR", tmp_path / "no_bots")
     with pytest.raises(ValueError, match="no shipped AlphaZero bot for serenissima_v0"):
         make_agent("az:default", "serenissima_v0")
+    with pytest.raises(ValueError, match="no shipped AlphaZero bot trained at 4 players"):
+        make_agent("az:default4p", "serenissima_v0")
     monkeypatch.undo()
     with pytest.raises(ValueError, match="the options are sims=N and root=puct"):
         make_agent(f"az:{path},simz=3", "hansa_v0")

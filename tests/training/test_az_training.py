@@ -241,3 +241,5 @@ def test_the_ship_command_parses_into_the_trainers_options(game):
     assert (options.game, options.minutes, options.torch_threads) == (game, 3, 1)
     assert options.max_decisions == (600 if game == "hansa_teutonica_v0" else 0)
     assert options.run_name == f"ship_{game}" and options.value_mix == 0.5
+    three = ship_arguments(game, 3, "runs", players=3)
+    assert three[-2:] == ["--players", "3"] and f"ship_{game}_3p" in three
