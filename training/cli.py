@@ -18,6 +18,7 @@ import time
 from meeplezoo.agents.registry import agent_names, make_agent
 from meeplezoo.envs import names
 
+from .demo import DEMO_OPPONENTS
 from .play import play_game, results_table
 
 
@@ -99,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", action="store_true", help="only play bot games (no training)")
     p.add_argument("--minutes", type=float, default=2.0, help="training time")
     p.add_argument("--deals", type=int, default=6, help="arena deals per pair")
-    p.add_argument("--opponents", nargs="+", default=["random", "greedy", "mcts:200"],
+    p.add_argument("--opponents", nargs="+", default=list(DEMO_OPPONENTS),
                    help="the arena's anchors besides the two trained bots")
     p.add_argument("--out", default="demo_runs")
     p.add_argument("--workers", type=int, default=2)
