@@ -46,10 +46,14 @@ def bot_name(game: str, players: int = 2) -> str:
 
 
 def ship_arguments(game: str, minutes: float, run_dir: str, torch_threads: int = 0,
-                   players: int = 2) -> list[str]:
-    """The ``meeplezoo train`` arguments that train ``game``'s shipped bot."""
-    evaluations = max(1, round(ITERATIONS_PER_MINUTE[game] * minutes / 6))
-    extra = ["--max-decisions", str(MAX_DECISIONS[game])] if game in MAX_DECISIONS else []
+                   players: int = 2, evaluations: int = 6, resume: bool = False) -> list[str]:
+    """The ``meeplezoo train`` arguments that train ``game``'s shipped bot, evaluated
+    about ``evaluations`` times along the way (0: never; a weak Hansa Teutonica bot's
+    evaluation games against random run to the 3,000-decision cap and take minutes)."""
+    every = max(1, round(ITERATIONS_PER_MINUTE[game] * minutes / evaluations)) \
+        if evaluations else 0
+    extra = ["--resume"] if resume else []
+    extra += ["--max-decisions", str(MAX_DECISIONS[game])] if game in MAX_DECISIONS else []
     if torch_threads:
         extra += ["--torch-threads", str(torch_threads)]
     if players != 2:
@@ -58,15 +62,17 @@ def ship_arguments(game: str, minutes: float, run_dir: str, torch_threads: int =
             "--num-games", "256", "--simulations", "32", "--fast-simulations", "8",
             "--updates-per-iteration", str(UPDATES_PER_ITERATION),
             "--buffer-size", str(BUFFER_SIZE.get(game, 200_000)),
-            "--checkpoint-every", "100", "--eval-every", str(evaluations),
+            "--checkpoint-every", "100", "--eval-every", str(every),
             "--eval-games", "20", "--run-dir", run_dir, "--run-name", f"ship_{bot_name(game, players)}", *extra]
 
 
 def ship(game: str, minutes: float, run_dir: str, bots_dir: Path = BOTS_DIR,
-         torch_threads: int = 0, players: int = 2) -> Path:
+         torch_threads: int = 0, players: int = 2, evaluations: int = 6,
+         resume: bool = False) -> Path:
     from .evaluate import plot_learning_curve
 
-    arguments = ship_arguments(game, minutes, run_dir, torch_threads, players)
+    arguments = ship_arguments(game, minutes, run_dir, torch_threads, players, evaluations,
+                               resume)
     print("meeplezoo train " + shlex.join(arguments), flush=True)
     algo = arguments.index("--algo")
     train_main(arguments[:algo] + arguments[algo + 2:])
@@ -97,12 +103,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2,
                         help="seats of the self-play games (a bot at N != 2 ships as "
                              "az:default<N>p)")
+    parser.add_argument("--evaluations", type=int, default=6,
+                        help="evaluations against random and greedy along each run (0: none)")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue each game's run in its folder up to --minutes")
     args = parser.parse_args(argv)
     for game in args.games or names():
         if game not in names():
             raise SystemExit(f"unknown game {game!r}; available: {', '.join(names())}")
         ship(game, args.minutes, args.run_dir, torch_threads=args.torch_threads,
-             players=args.players)
+             players=args.players, evaluations=args.evaluations, resume=args.resume)
     return 0
 
 

@@ -243,3 +243,5 @@ def test_the_ship_command_parses_into_the_trainers_options(game):
     assert options.run_name == f"ship_{game}" and options.value_mix == 0.5
     three = ship_arguments(game, 3, "runs", players=3)
     assert three[-2:] == ["--players", "3"] and f"ship_{game}_3p" in three
+    quiet = ship_arguments(game, 3, "runs", evaluations=0, resume=True)
+    assert quiet[quiet.index("--eval-every") + 1] == "0" and "--resume" in quiet
