@@ -123,14 +123,18 @@ def _mcts(game: str, seed: int | None, arguments: str) -> Agent:
 
 
 def _ppo(game: str, seed: int | None, arguments: str) -> Agent:
-    """``ppo:<checkpoint>`` (greedy) or ``ppo:<checkpoint>,sample``."""
+    """``ppo:<checkpoint>`` (greedy) or ``ppo:<checkpoint>,sample``; ``ppo:default`` (or
+    ``ppo:default<N>p``) is the policy shipped for the game."""
     path, _, mode = arguments.rpartition(",") if arguments.endswith(",sample") else (
         arguments, "", "")
     if not path:
-        raise ValueError("write ppo:<checkpoint> or ppo:<checkpoint>,sample")
-    from .ppo import PPOAgent
+        raise ValueError("write ppo:<checkpoint>, ppo:default or ppo:<checkpoint>,sample")
+    from .ppo.agent import PPOAgent, shipped_policy
 
-    agent = PPOAgent(path, greedy=(mode != "sample"), seed=seed)
+    shipped = re.fullmatch(r"default(?:([2-6])p)?", path)
+    checkpoint = shipped_policy(game, int(shipped[1] or 2)) if shipped else path
+    agent = PPOAgent(str(checkpoint), greedy=(mode != "sample"), seed=seed)
+    agent.name = f"ppo:{arguments}"
     if agent.game != game:
         raise ValueError(f"{path} was trained on {agent.game}, not {game}")
     return agent

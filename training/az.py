@@ -36,7 +36,7 @@ from .checkpoint import (
     remove_stale_temporaries,
     save_checkpoint,
 )
-from .checks import check_options
+from .checks import check_options, rule_options
 from .evaluate import append_eval_rows, evaluate_checkpoint
 from .ppo import canonical_game, run_path
 from .runlog import RunLog, budget_used, resume_or_refuse, torch_setup, tyro_main
@@ -146,10 +146,6 @@ def az_loss(network, batch: dict, players: int, margin_coef: float, device):
                   "margin_loss": margin_loss.item()}
 
 
-def _rule_options(options: Options) -> dict:
-    return {"max_decisions": options.max_decisions} if options.max_decisions else {}
-
-
 def _run_name(options: Options) -> Options:
     name = options.run_name or f"{options.game}_{options.players}p_az_seed{options.seed}"
     return dataclasses.replace(options, run_name=name)
@@ -162,9 +158,7 @@ def train(options: Options) -> dict:
     check_options(options, game_spec)
     if not 0.0 <= options.value_mix <= 1.0:
         raise ValueError(f"--value-mix must be in [0, 1], got {options.value_mix}")
-    if options.max_decisions < 0:
-        raise ValueError(f"--max-decisions must be >= 0, got {options.max_decisions}")
-    game_spec.make_config(**_rule_options(options))       # a game without the option refuses
+    game_spec.make_config(**rule_options(options))       # a game without the option refuses
     device, np_rng = torch_setup(options)
     folder = run_path(options)
     checkpoint_path, buffer_path = folder / "checkpoint.pt", folder / "buffer.npz"
@@ -189,7 +183,7 @@ def train(options: Options) -> dict:
                                 options.simulations, options.fast_simulations,
                                 options.full_fraction, options.considered, options.margin_scale,
                                 seed=int(np_rng.integers(1 << 31)), leaf_batch=options.leaf_batch,
-                                rule_options=_rule_options(options),
+                                rule_options=rule_options(options),
                                 value_mix=options.value_mix)
     evaluator = NetworkEvaluator(network, game_spec, options.device)
 

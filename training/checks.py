@@ -40,3 +40,12 @@ def check_options(options, game_spec) -> None:
     if not 0 <= fraction <= 1 or not math.isfinite(options.minutes) or options.minutes < 0:
         raise ValueError("--opponent-fraction / --full-fraction must be in [0, 1] and "
                          "--minutes >= 0")
+
+
+def rule_options(options) -> dict:
+    """The game rule options a trainer's flags set (``--max-decisions``), refused with one
+    clear error by a game that has no such option."""
+    cut = getattr(options, "max_decisions", 0)
+    if cut < 0:
+        raise ValueError(f"--max-decisions must be >= 0, got {cut}")
+    return {"max_decisions": cut} if cut else {}

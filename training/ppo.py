@@ -30,7 +30,7 @@ from .checkpoint import (
     remove_stale_temporaries,
     save_checkpoint,
 )
-from .checks import check_options
+from .checks import check_options, rule_options
 from .collect import Collector, compute_gae
 from .evaluate import append_eval_rows, evaluate_checkpoint
 from .pool import OpponentPool
@@ -83,6 +83,9 @@ class Options:
     """gradient norm clipping"""
     target_kl: float | None = None
     """stop an update's epochs early when the approximate KL exceeds this"""
+    max_decisions: int = 0
+    """cut games off after this many decisions, scored from the points at the cut, in
+    games with that rule option (Hansa Teutonica, Carcassonne); 0: the game's own"""
     reward_scheme: str = "win_loss"
     """final reward of each seat (see envs/core/rewards.py)"""
     device: str = "cpu"
@@ -185,6 +188,7 @@ def train(options: Options) -> dict:
     options = dataclasses.replace(options, game=canonical_game(options.game))
     check_options(options, spec(options.game))
     game_spec = spec(options.game)
+    game_spec.make_config(**rule_options(options))       # a game without the option refuses
     device, np_rng = torch_setup(options)
     folder = run_path(options)
     checkpoint_path = folder / "checkpoint.pt"
@@ -200,7 +204,7 @@ def train(options: Options) -> dict:
     # New games on resume: the dice are seeded from the seed and the update counter.
     env_seed = int(np_rng.integers(2**31)) if counters["update"] else options.seed
     env = BatchEnv(game_spec, options.num_envs, options.players, seed=env_seed,
-                   reward_scheme=options.reward_scheme)
+                   reward_scheme=options.reward_scheme, **rule_options(options))
     pool, use_pool = None, options.opponent_fraction > 0
     if use_pool:
         pool = OpponentPool(folder / "pool", options.pool_size, options.pool_recency)

@@ -1,25 +1,28 @@
-"""Train and ship the AlphaZero-style bots that ``az:default`` loads.
+"""Train and ship the bots that ``az:default`` (and ``ppo:default``) load.
 
-    python -m meeplezoo.training.ship [GAME...] [--minutes 15] [--run-dir runs]
+    python -m meeplezoo.training.ship [GAME...] [--minutes 15] [--run-dir runs] [--algo ppo]
 
 For each game (default: all five) this runs the ``meeplezoo train GAME --algo az``
 command it prints (the same every time, so a shipped bot's training is reproducible from
 BENCHMARKS.md), evaluated against random and greedy about six times along the way, plots
 the learning curve, and then writes the checkpoint trimmed for play
 (:func:`~meeplezoo.training.checkpoint.export_for_play`, weights stored as float16) to
-``agents/az/bots/<game>.pt``, refusing one over 5 MB.
+``agents/az/bots/<game>.pt``, refusing one over 5 MB.  ``--algo ppo`` trains a PPO
+policy for the same minutes instead (evaluated against greedy) and ships it to
+``agents/ppo/bots/<game>.pt``, so the two methods are compared at the same budget.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import shlex
 from pathlib import Path
 
 from meeplezoo.agents.az.agent import BOTS_DIR
+from meeplezoo.agents.ppo.agent import PPO_BOTS_DIR
 from meeplezoo.envs import names
 
-from .az import train_main
 from .checkpoint import export_for_play
 
 MAX_BYTES = 5 * 1024 * 1024
@@ -36,6 +39,9 @@ UPDATES_PER_ITERATION = 4
 # 256 opening games never ended): self-play games are cut at four times a heuristic
 # player's median length (151 decisions, benchmarks/results/game_lengths_*.json).
 MAX_DECISIONS = {"hansa_teutonica_v0": 600}
+# PPO updates (of 256 games x 64 decisions) per minute on one torch thread, likewise.
+PPO_UPDATES_PER_MINUTE = {"carcassonne_v0": 1, "hansa_teutonica_v0": 6, "hansa_v0": 8,
+                          "saint_malo_v0": 12, "serenissima_v0": 6}
 # Carcassonne's observations are 6,728 floats: a smaller buffer keeps it under 2 GB.
 BUFFER_SIZE = {"carcassonne_v0": 100_000}
 
@@ -66,17 +72,40 @@ def ship_arguments(game: str, minutes: float, run_dir: str, torch_threads: int =
             "--eval-games", "20", "--run-dir", run_dir, "--run-name", f"ship_{bot_name(game, players)}", *extra]
 
 
-def ship(game: str, minutes: float, run_dir: str, bots_dir: Path = BOTS_DIR,
+def ppo_ship_arguments(game: str, minutes: float, run_dir: str, torch_threads: int = 0,
+                       players: int = 2, evaluations: int = 6,
+                       resume: bool = False) -> list[str]:
+    """The ``meeplezoo train --algo ppo`` arguments of ``game``'s shipped PPO policy: the
+    PPO defaults for ``minutes``, evaluated against greedy about ``evaluations`` times."""
+    every = max(1, round(PPO_UPDATES_PER_MINUTE[game] * minutes / evaluations)) \
+        if evaluations else 0
+    extra = ["--resume"] if resume else []
+    extra += ["--max-decisions", str(MAX_DECISIONS[game])] if game in MAX_DECISIONS else []
+    if torch_threads:
+        extra += ["--torch-threads", str(torch_threads)]
+    if players != 2:
+        extra += ["--players", str(players)]
+    return [game, "--algo", "ppo", "--minutes", f"{minutes:g}", "--total-steps",
+            "1000000000", "--eval-every", str(every), "--eval-games", "20",
+            "--eval-opponents", "greedy", "--run-dir", run_dir,
+            "--run-name", f"ppo_ship_{bot_name(game, players)}", *extra]
+
+
+def ship(game: str, minutes: float, run_dir: str, bots_dir: Path | None = None,
          torch_threads: int = 0, players: int = 2, evaluations: int = 6,
-         resume: bool = False) -> Path:
+         resume: bool = False, algo: str = "az") -> Path:
+    from .cli import ALGORITHMS
     from .evaluate import plot_learning_curve
 
-    arguments = ship_arguments(game, minutes, run_dir, torch_threads, players, evaluations,
+    make_arguments = ship_arguments if algo == "az" else ppo_ship_arguments
+    arguments = make_arguments(game, minutes, run_dir, torch_threads, players, evaluations,
                                resume)
     print("meeplezoo train " + shlex.join(arguments), flush=True)
-    algo = arguments.index("--algo")
-    train_main(arguments[:algo] + arguments[algo + 2:])
-    folder = Path(run_dir) / f"ship_{bot_name(game, players)}"
+    at = arguments.index("--algo")
+    module = importlib.import_module(ALGORITHMS[algo])
+    module.train_main(arguments[:at] + arguments[at + 2:])
+    folder = Path(run_dir) / arguments[arguments.index("--run-name") + 1]
+    bots_dir = bots_dir or (BOTS_DIR if algo == "az" else PPO_BOTS_DIR)
     if (folder / "eval.csv").exists():
         print(f"learning curve: {plot_learning_curve(folder)}", flush=True)
     bot = export_for_play(folder / "checkpoint.pt", bots_dir / f"{bot_name(game, players)}.pt",
@@ -107,12 +136,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="evaluations against random and greedy along each run (0: none)")
     parser.add_argument("--resume", action="store_true",
                         help="continue each game's run in its folder up to --minutes")
+    parser.add_argument("--algo", choices=("az", "ppo"), default="az",
+                        help="az: ships az:default; ppo: ships ppo:default")
     args = parser.parse_args(argv)
     for game in args.games or names():
         if game not in names():
             raise SystemExit(f"unknown game {game!r}; available: {', '.join(names())}")
         ship(game, args.minutes, args.run_dir, torch_threads=args.torch_threads,
-             players=args.players, evaluations=args.evaluations, resume=args.resume)
+             players=args.players, evaluations=args.evaluations, resume=args.resume,
+             algo=args.algo)
     return 0
 
 

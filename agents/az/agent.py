@@ -17,6 +17,7 @@ import numpy as np
 
 from ..base import Agent
 from ..mcts import MCTSAgent
+from ..shipped import shipped_bot
 from .evaluator import NetworkEvaluator
 from .gumbel import GumbelMCTS
 from .network import make_az_network
@@ -28,13 +29,7 @@ BOTS_DIR = Path(__file__).resolve().parent / "bots"    # the shipped checkpoints
 def shipped_checkpoint(game: str, players: int = 2) -> Path:
     """The checkpoint ``az:default`` (trained at 2 seats) or ``az:default<N>p`` (at N)
     loads for ``game``; a clear error if none ships."""
-    path = BOTS_DIR / (f"{game}.pt" if players == 2 else f"{game}_{players}p.pt")
-    if not path.is_file():
-        shipped = sorted(p.stem for p in BOTS_DIR.glob("*.pt")) if BOTS_DIR.is_dir() else []
-        seats = "" if players == 2 else f" trained at {players} players"
-        raise ValueError(f"no shipped AlphaZero bot{seats} for {game}; shipped: "
-                         f"{', '.join(shipped) or 'none yet'} (or give az:<checkpoint>)")
-    return path
+    return shipped_bot(BOTS_DIR, game, players, "AlphaZero", "az")
 
 
 def load_az_network(path: str | Path, device: str = "cpu"):

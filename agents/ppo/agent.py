@@ -1,12 +1,24 @@
-"""A trained PPO policy as an agent: ``PPOAgent("runs/x/checkpoint.pt")`` or ``ppo:<path>``."""
+"""A trained PPO policy as an agent: ``PPOAgent("runs/x/checkpoint.pt")``, ``ppo:<path>``
+or ``ppo:default`` (the policy shipped for the game, trained for as many minutes as its
+``az:default``)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import torch
 
 from ..base import Agent
+from ..shipped import shipped_bot
 from .network import make_network, masked_logits
+
+PPO_BOTS_DIR = Path(__file__).resolve().parent / "bots"    # the shipped policies
+
+
+def shipped_policy(game: str, players: int = 2) -> Path:
+    """The checkpoint ``ppo:default`` (or ``ppo:default<N>p``) loads for ``game``."""
+    return shipped_bot(PPO_BOTS_DIR, game, players, "PPO", "ppo")
 
 
 class PPOAgent(Agent):
