@@ -7,7 +7,13 @@ search's (met at 1/10 or less); then Saint Malo's bot against ``expert`` (bar 3)
         --out benchmarks/results/az_bars/GAME
     meeplezoo arena saint_malo --agents az:default,sims=64 expert --games 200 \\
         --out benchmarks/results/az_bars/saint_malo_v0_expert
+    meeplezoo arena GAME --agents greedy mcts:1000 ppo:default az:default,sims=64 \
+        --games 20 --anchor greedy --out benchmarks/results/az_bars/GAME
     python -m meeplezoo.benchmarks.az_bars [--agent az:default,sims=64]
+
+The third command, run last in the same folder, adds the other pairs of the four methods
+(20 deals each, both seatings) to the bar's 200 deals of the AZ bot against the search,
+so one summary rates them all: the methods table, Elo with greedy at 0.
 
 Each match has a folder of its own, so the ladders' arenas elsewhere in
 ``benchmarks/results`` keep their summaries.  The arena keys games by agent spec, so
@@ -43,6 +49,35 @@ def bar_row(summary: dict, agent: str, opponent: str = "mcts:1000") -> dict | No
             "met": pair["score"] >= 0.55 and pair["low"] > 0.5 and ratio <= 0.1}
 
 
+METHODS = ("greedy", "mcts:1000", "ppo:default", "az:default,sims=64")
+
+
+def _cell(row: dict | None, key: str = "rating", digits: int = 0) -> str:
+    if row is None:
+        return "not played"
+    return f"{row[key]:.{digits}f} [{row['low']:.{digits}f}, {row['high']:.{digits}f}]"
+
+
+def methods_table(summaries: dict[str, dict]) -> list[str]:
+    """Markdown rows: game x method Elo (greedy 0, bootstrap 95%), then every method's
+    head-to-head score with its Wilson interval, from each game's arena summary."""
+    short = ["greedy", "mcts:1000", "PPO", "AZ"]
+    lines = ["| game | " + " | ".join(f"{name} Elo" for name in short) + " |",
+             "|---|" + "---:|" * len(short)]
+    pairs = [(a, b) for i, a in enumerate(METHODS) for b in METHODS[i + 1:]][::-1]
+    names = dict(zip(METHODS, short))
+    h2h = ["| game | " + " | ".join(f"{names[b]} vs {names[a]}" for a, b in pairs) + " |",
+           "|---|" + "---|" * len(pairs)]
+    for game, summary in summaries.items():
+        ratings = {row["agent"]: row for row in summary["ratings"]}
+        lines.append(f"| {game} | " + " | ".join(_cell(ratings.get(m)) for m in METHODS) + " |")
+        heads = {(h["agent"], h["opponent"]): h for h in summary["head_to_head"]}
+        cells = [_cell(heads.get((b, a)), "score", 2) + f" ({heads[(b, a)]['games']})"
+                 if (b, a) in heads else "not played" for a, b in pairs]
+        h2h.append(f"| {game} | " + " | ".join(cells) + " |")
+    return lines + [""] + h2h
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agent", default="az:default,sims=64")
@@ -61,6 +96,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {game} | {row['games']} | {row['score']:.3f} | [{row['low']:.3f}, "
               f"{row['high']:.3f}] | 1/{1 / row['think_ratio']:.0f} | "
               f"{'met' if row['met'] else 'not met'} |")
+    summaries = {}
+    for game, folder in FOLDERS.items():
+        path = folder / f"{game}_2p_summary.json"
+        summary = json.loads(path.read_text()) if path.exists() else None
+        if summary and set(METHODS) <= set(summary["agents"]):
+            summaries[game] = summary
+    if summaries:
+        print("\nThe four methods (Elo: Bradley-Terry, greedy 0, bootstrap 95%; head to "
+              "head: score of the first, Wilson 95%, games):\n")
+        print("\n".join(methods_table(summaries)))
     path = EXPERT_FOLDER / "saint_malo_v0_2p_summary.json"
     row = bar_row(json.loads(path.read_text()), args.agent, "expert") if path.exists() \
         else None

@@ -17,3 +17,24 @@ def test_the_bar_needs_the_score_its_lower_bound_and_a_tenth_of_the_time():
     slow = bar_row(_summary(0.60, 0.55, 0.004), "az:default,sims=64")
     assert not slow["met"] and abs(slow["think_ratio"] - 0.004 / 0.03) < 1e-12
     assert bar_row(_summary(0.6, 0.55, 0.002), "az:other") is None
+
+
+def test_the_methods_table_reads_elo_and_each_pairs_score_off_one_summary():
+    from meeplezoo.benchmarks.az_bars import METHODS, methods_table
+
+    ratings = [{"agent": m, "rating": 100.0 * i, "low": 100.0 * i - 30,
+                "high": 100.0 * i + 30} for i, m in enumerate(METHODS)]
+    heads = [{"agent": a, "opponent": b, "games": 40 if "az" not in a + b else 400,
+              "score": 0.25 + 0.25 * (METHODS.index(a) > METHODS.index(b)),
+              "low": 0.1, "high": 0.9} for a in METHODS for b in METHODS if a != b]
+    heads = [h for h in heads if {h["agent"], h["opponent"]} != {"greedy", "ppo:default"}]
+    lines = methods_table({"hansa_v0": {"ratings": ratings, "head_to_head": heads}})
+    assert lines[0] == "| game | greedy Elo | mcts:1000 Elo | PPO Elo | AZ Elo |"
+    assert lines[2] == ("| hansa_v0 | 0 [-30, 30] | 100 [70, 130] | 200 [170, 230] | "
+                        "300 [270, 330] |")
+    header, row = lines[4], lines[6]
+    assert header.split(" | ")[1:3] == ["AZ vs PPO", "AZ vs mcts:1000"]
+    cells = row.strip("| ").split(" | ")
+    assert cells[1] == "0.50 [0.10, 0.90] (400)"          # the later method scores 0.5
+    assert cells[-1] == "0.50 [0.10, 0.90] (40)"          # mcts:1000 vs greedy
+    assert cells[-2] == "not played"                      # PPO vs greedy missing

@@ -135,3 +135,64 @@ def test_game_names():
     with pytest.raises(ValueError, match="unknown game"):
         canonical_game("chess")
     assert np.isfinite(Options().learning_rate)
+
+
+def test_ppo_default_loads_the_shipped_policy_or_says_none_ships(trained, tmp_path,
+                                                                 monkeypatch):
+    """``ppo:default`` is ``agents/ppo/bots/<game>.pt``: a missing one is one clear error
+    naming what does ship, and a shipped one plays under that name."""
+    import shutil
+
+    import meeplezoo.agents.ppo.agent as ppo_agent
+    from meeplezoo.agents.registry import make_agent
+
+    _, result = trained
+    monkeypatch.setattr(ppo_agent, "PPO_BOTS_DIR", tmp_path / "bots")
+    with pytest.raises(ValueError, match="no shipped PPO bot for saint_malo_v0; shipped: "
+                                         "none yet"):
+        make_agent("ppo:default", GAME)
+    (tmp_path / "bots").mkdir()
+    shutil.copy(result["checkpoint"], tmp_path / "bots" / f"{GAME}.pt")
+    with pytest.raises(ValueError, match="no shipped PPO bot trained at 3 players for "
+                                         "saint_malo_v0; shipped: saint_malo_v0"):
+        make_agent("ppo:default3p", GAME)
+    agent = make_agent("ppo:default", GAME, seed=1)
+    assert agent.name == "ppo:default" and agent.greedy
+    env = make(GAME, num_players=2)
+    env.reset(seed=2)
+    assert env.action_mask()[agent.act(env)] == 1
+    shutil.copy(result["checkpoint"], tmp_path / "bots" / "hansa_v0.pt")   # misfiled
+    with pytest.raises(ValueError, match="trained on saint_malo_v0, not hansa_v0"):
+        make_agent("ppo:default", "hansa_v0")
+
+
+def test_ppo_games_are_cut_at_max_decisions_where_the_game_has_the_option(tmp_path):
+    with pytest.raises(ValueError, match="unknown Hansa option.*max_decisions"):
+        train(tiny(tmp_path, game="hansa", max_decisions=500))
+    with pytest.raises(ValueError, match="--max-decisions must be >= 0"):
+        train(tiny(tmp_path, game="hansa_teutonica", max_decisions=-1))
+    train(tiny(tmp_path, game="hansa_teutonica", max_decisions=100, num_steps=128,
+               max_updates=1))
+    # Untrained Hansa Teutonica players run to the 3,000-decision cap; cut at 100, each of
+    # the 16 games of 128 decisions ends at least once in the rollout.
+    rows = (tmp_path / "hansa_teutonica_v0_2p_seed3" / "progress.csv").read_text()
+    header, first = (line.split(",") for line in rows.splitlines()[:2])
+    assert int(first[header.index("episodes")]) >= 16
+
+
+@pytest.mark.parametrize("game", ["saint_malo_v0", "hansa_teutonica_v0"])
+def test_the_ppo_ship_command_parses_into_the_ppo_options(game):
+    """``ship --algo ppo`` runs a valid ``meeplezoo train --algo ppo`` command: the PPO
+    defaults for the same minutes as the AZ bot, Hansa Teutonica cut like its AZ run."""
+    import tyro
+
+    from meeplezoo.training.ship import ppo_ship_arguments
+
+    arguments = ppo_ship_arguments(game, 20, "runs", torch_threads=1)
+    at = arguments.index("--algo")
+    assert arguments[at + 1] == "ppo"
+    options = tyro.cli(Options, args=["--game", *arguments[:at], *arguments[at + 2:]])
+    assert (options.game, options.minutes, options.torch_threads) == (game, 20, 1)
+    assert options.run_name == f"ppo_ship_{game}" and options.eval_opponents == ("greedy",)
+    assert options.max_decisions == (600 if game == "hansa_teutonica_v0" else 0)
+    assert options.eval_every >= 1 and options.hidden == Options().hidden
