@@ -51,25 +51,33 @@ def bot_name(game: str, players: int = 2) -> str:
     return game if players == 2 else f"{game}_{players}p"
 
 
-def ship_arguments(game: str, minutes: float, run_dir: str, torch_threads: int = 0,
-                   players: int = 2, evaluations: int = 6, resume: bool = False) -> list[str]:
-    """The ``meeplezoo train`` arguments that train ``game``'s shipped bot, evaluated
-    about ``evaluations`` times along the way (0: never; a weak Hansa Teutonica bot's
-    evaluation games against random run to the 3,000-decision cap and take minutes)."""
-    every = max(1, round(ITERATIONS_PER_MINUTE[game] * minutes / evaluations)) \
-        if evaluations else 0
+def _run_flags(rate: float, game: str, minutes: float, torch_threads: int, players: int,
+               evaluations: int, resume: bool) -> tuple[str, list[str]]:
+    """``--eval-every`` for about ``evaluations`` evaluations at ``rate`` updates (or
+    iterations) a minute, and the flags both methods' ship commands share."""
+    every = max(1, round(rate * minutes / evaluations)) if evaluations else 0
     extra = ["--resume"] if resume else []
     extra += ["--max-decisions", str(MAX_DECISIONS[game])] if game in MAX_DECISIONS else []
     if torch_threads:
         extra += ["--torch-threads", str(torch_threads)]
     if players != 2:
         extra += ["--players", str(players)]
+    return str(every), extra
+
+
+def ship_arguments(game: str, minutes: float, run_dir: str, torch_threads: int = 0,
+                   players: int = 2, evaluations: int = 6, resume: bool = False) -> list[str]:
+    """The ``meeplezoo train`` arguments that train ``game``'s shipped bot, evaluated
+    about ``evaluations`` times along the way (0: never; a weak Hansa Teutonica bot's
+    evaluation games against random run to the 3,000-decision cap and take minutes)."""
+    every, extra = _run_flags(ITERATIONS_PER_MINUTE[game], game, minutes, torch_threads,
+                              players, evaluations, resume)
     return [game, "--algo", "az", "--minutes", f"{minutes:g}", "--iterations", "1000000",
             "--num-games", "256", "--simulations", "32", "--fast-simulations", "8",
             "--updates-per-iteration", str(UPDATES_PER_ITERATION),
             "--buffer-size", str(BUFFER_SIZE.get(game, 200_000)),
-            "--checkpoint-every", "100", "--eval-every", str(every),
-            "--eval-games", "20", "--run-dir", run_dir, "--run-name", f"ship_{bot_name(game, players)}", *extra]
+            "--checkpoint-every", "100", "--eval-every", every, "--eval-games", "20",
+            "--run-dir", run_dir, "--run-name", f"ship_{bot_name(game, players)}", *extra]
 
 
 def ppo_ship_arguments(game: str, minutes: float, run_dir: str, torch_threads: int = 0,
@@ -77,16 +85,10 @@ def ppo_ship_arguments(game: str, minutes: float, run_dir: str, torch_threads: i
                        resume: bool = False) -> list[str]:
     """The ``meeplezoo train --algo ppo`` arguments of ``game``'s shipped PPO policy: the
     PPO defaults for ``minutes``, evaluated against greedy about ``evaluations`` times."""
-    every = max(1, round(PPO_UPDATES_PER_MINUTE[game] * minutes / evaluations)) \
-        if evaluations else 0
-    extra = ["--resume"] if resume else []
-    extra += ["--max-decisions", str(MAX_DECISIONS[game])] if game in MAX_DECISIONS else []
-    if torch_threads:
-        extra += ["--torch-threads", str(torch_threads)]
-    if players != 2:
-        extra += ["--players", str(players)]
+    every, extra = _run_flags(PPO_UPDATES_PER_MINUTE[game], game, minutes, torch_threads,
+                              players, evaluations, resume)
     return [game, "--algo", "ppo", "--minutes", f"{minutes:g}", "--total-steps",
-            "1000000000", "--eval-every", str(every), "--eval-games", "20",
+            "1000000000", "--eval-every", every, "--eval-games", "20",
             "--eval-opponents", "greedy", "--run-dir", run_dir,
             "--run-name", f"ppo_ship_{bot_name(game, players)}", *extra]
 
