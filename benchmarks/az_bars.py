@@ -9,7 +9,7 @@ search's (met at 1/10 or less); then Saint Malo's bot against ``expert`` (bar 3)
         --out benchmarks/results/az_bars/saint_malo_v0_expert
     meeplezoo arena GAME --agents greedy mcts:1000 ppo:default az:default,sims=64 \
         --games 20 --anchor greedy --out benchmarks/results/az_bars/GAME
-    python -m meeplezoo.benchmarks.az_bars [--agent az:default,sims=64]
+    python -m meeplezoo.benchmarks.az_bars [--agent az:default,sims=64] [--plot]
 
 The third command, run last in the same folder, adds the other pairs of the four methods
 (20 deals each, both seatings) to the bar's 200 deals of the AZ bot against the search,
@@ -24,7 +24,9 @@ the folder when the bot changes.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
+from pathlib import Path
 
 from meeplezoo.envs import names
 
@@ -78,11 +80,58 @@ def methods_table(summaries: dict[str, dict]) -> list[str]:
     return lines + [""] + h2h
 
 
+CURVES = {"AZ": RESULTS_DIR / "az_ship", "PPO": RESULTS_DIR / "ppo_ship"}
+
+
+def greedy_curve(path: Path) -> list[tuple[float, float, float, float]]:
+    """(minutes, score, Wilson low, high) of a run's evaluations against greedy."""
+    if not path.exists():
+        return []
+    with path.open() as file:
+        return [(float(r["elapsed_s"]) / 60, float(r["score"]), float(r["wilson_low"]),
+                 float(r["wilson_high"])) for r in csv.DictReader(file)
+                if r["opponent"] == "greedy"]
+
+
+def plot_curves(out: Path) -> Path:
+    """One panel per game: AZ's and PPO's score against greedy over training minutes, from
+    the shipped runs' evaluation files (``benchmarks/results/{az,ppo}_ship``)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    games = list(FOLDERS)
+    figure, axes = plt.subplots(1, len(games), figsize=(3.2 * len(games), 3.2), sharey=True)
+    for axis, game in zip(axes, games):
+        for method, folder in CURVES.items():
+            rows = greedy_curve(folder / f"{game}_eval.csv")
+            if rows:
+                minutes, score, low, high = zip(*rows)
+                axis.plot(minutes, score, marker=".", label=method)
+                axis.fill_between(minutes, low, high, alpha=0.2)
+        axis.axhline(0.5, color="grey", linestyle="--", linewidth=1)
+        axis.set_title(game, fontsize=9)
+        axis.set_xlabel("training minutes")
+        axis.set_ylim(-0.02, 1.02)
+        axis.grid(alpha=0.3)
+    axes[0].set_ylabel("score vs greedy (20 games, Wilson 95%)")
+    axes[0].legend(loc="upper left")
+    figure.tight_layout()
+    figure.savefig(out, dpi=110)
+    plt.close(figure)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agent", default="az:default,sims=64")
     parser.add_argument("--opponent", default="mcts:1000")
+    parser.add_argument("--plot", action="store_true",
+                        help="also draw AZ's and PPO's learning curves against greedy")
     args = parser.parse_args(argv)
+    if args.plot:
+        print(f"learning curves: {plot_curves(BARS_DIR / 'az_vs_ppo_curves.png')}")
     print(f"| game | games | {args.agent} vs {args.opponent} | Wilson 95% | think time "
           "ratio | bar |")
     print("|---|---:|---:|---|---:|---|")

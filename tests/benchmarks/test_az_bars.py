@@ -38,3 +38,20 @@ def test_the_methods_table_reads_elo_and_each_pairs_score_off_one_summary():
     assert cells[1] == "0.50 [0.10, 0.90] (400)"          # the later method scores 0.5
     assert cells[-1] == "0.50 [0.10, 0.90] (40)"          # mcts:1000 vs greedy
     assert cells[-2] == "not played"                      # PPO vs greedy missing
+
+
+def test_learning_curves_keep_only_the_greedy_rows_and_plot_every_game(tmp_path,
+                                                                       monkeypatch):
+    import meeplezoo.benchmarks.az_bars as bars
+
+    (tmp_path / "az").mkdir()
+    (tmp_path / "az" / "hansa_v0_eval.csv").write_text(
+        "update,global_step,elapsed_s,opponent,games,score,wilson_low,wilson_high\n"
+        "10,100,60,random,20,1.0,0.8,1.0\n10,100,60,greedy,20,0.25,0.1,0.5\n"
+        "20,200,150,greedy,20,0.75,0.5,0.9\n")
+    assert bars.greedy_curve(tmp_path / "az" / "hansa_v0_eval.csv") == [
+        (1.0, 0.25, 0.1, 0.5), (2.5, 0.75, 0.5, 0.9)]
+    assert bars.greedy_curve(tmp_path / "missing.csv") == []
+    monkeypatch.setattr(bars, "CURVES", {"AZ": tmp_path / "az", "PPO": tmp_path / "none"})
+    out = bars.plot_curves(tmp_path / "curves.png")
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
