@@ -116,7 +116,9 @@ def plot_curves(out: Path) -> Path:
         axis.set_ylim(-0.02, 1.02)
         axis.grid(alpha=0.3)
     axes[0].set_ylabel("score vs greedy (20 games, Wilson 95%)")
-    axes[0].legend(loc="upper left")
+    labelled = next((a for a in axes if a.get_legend_handles_labels()[0]), None)
+    if labelled is not None:
+        labelled.legend(loc="upper left")
     figure.tight_layout()
     figure.savefig(out, dpi=110)
     plt.close(figure)
