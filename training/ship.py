@@ -39,9 +39,11 @@ UPDATES_PER_ITERATION = 4
 # 256 opening games never ended): self-play games are cut at four times a heuristic
 # player's median length (151 decisions, benchmarks/results/game_lengths_*.json).
 MAX_DECISIONS = {"hansa_teutonica_v0": 600}
-# PPO updates (of 256 games x 64 decisions) per minute on one torch thread, likewise.
-PPO_UPDATES_PER_MINUTE = {"carcassonne_v0": 1, "hansa_teutonica_v0": 6, "hansa_v0": 8,
-                          "saint_malo_v0": 12, "serenissima_v0": 6}
+# PPO updates (of 256 games x 64 decisions) per minute on one torch thread, likewise
+# (measured in the shipped runs; those ran with the first guesses, their commands in
+# benchmarks/results/ppo_ship/<game>_command.txt).
+PPO_UPDATES_PER_MINUTE = {"carcassonne_v0": 6, "hansa_teutonica_v0": 12, "hansa_v0": 40,
+                          "saint_malo_v0": 15, "serenissima_v0": 14}
 # Carcassonne's observations are 6,728 floats: a smaller buffer keeps it under 2 GB.
 BUFFER_SIZE = {"carcassonne_v0": 100_000}
 
