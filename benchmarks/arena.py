@@ -30,6 +30,7 @@ at 0, bootstrap intervals, Wilson head-to-head) and written to
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import multiprocessing
@@ -223,7 +224,7 @@ def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int
     workers = workers or min(2, os.cpu_count() or 1)
     bar = _Progress(len(todo), progress)
     try:
-        with path.open("a") as sink:
+        with path.open("a") as sink, _one_torch_thread():
             if workers <= 1 or len(todo) <= 1:
                 _drain(map(play_one, todo), sink, bar)
             else:
@@ -256,6 +257,23 @@ def _one_thread_each() -> None:
         os.environ[name] = "1"
     if "torch" in sys.modules:                      # already loaded: tell it directly
         sys.modules["torch"].set_num_threads(1)
+
+
+@contextlib.contextmanager
+def _one_torch_thread():
+    """The games played in this process think on one torch thread too, as in the workers:
+    the search is single-threaded, so a think-time ratio compares a core with a core (and a
+    network on all cores of a busy machine took 150 ms a move instead of 23).  Torch's
+    thread count is restored afterwards."""
+    torch = sys.modules.get("torch")
+    before = torch.get_num_threads() if torch is not None else None
+    if torch is not None:
+        torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        if torch is not None:
+            torch.set_num_threads(before)
 
 
 def _drain(results: Iterable[dict], sink, bar: _Progress) -> None:

@@ -147,3 +147,24 @@ def test_bad_input_is_one_clear_line_before_any_game(tmp_path, capsys, argv, mes
     assert len(err.splitlines()) == 1 and err.startswith("meeplezoo arena: error:")
     assert message in err
     assert not list(tmp_path.iterdir())                 # nothing played, nothing written
+
+
+def test_games_played_in_this_process_think_on_one_torch_thread(tmp_path, monkeypatch):
+    """As in the workers: a network agent may not take every core beside the others (a
+    think-time ratio compares one core with one), and torch's setting comes back after."""
+    torch = pytest.importorskip("torch")
+    threads, real = [], arena.play_one
+
+    def spy(job):
+        threads.append(torch.get_num_threads())
+        return real(job)
+
+    monkeypatch.setattr(arena, "play_one", spy)
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        arena.run_arena("hansa_v0", ["random", "greedy"], games=1, out=tmp_path, workers=1,
+                        progress=False)
+        assert threads == [1, 1] and torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
