@@ -209,13 +209,20 @@ def check_setup(game: str, agents: Sequence[str], num_players: int) -> str:
 
 def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int = 10,
               out: str | Path = "arena_results", seed: int = 0, workers: int | None = None,
-              rotation: str = "cyclic", progress: bool = True) -> tuple[Path, list[dict]]:
-    """Play every game of the round robin not yet in the JSONL file.
+              rotation: str = "cyclic", progress: bool = True,
+              ray: str | None = None) -> tuple[Path, list[dict]]:
+    """Play every game of the round robin not yet in the JSONL file; with ``ray`` (an
+    address, ``auto``, or ``local`` to start one here) as Ray tasks instead of local
+    processes (``arena_ray.py``).
 
     Returns the file and the records of this game, player count and agent set (old and new).
     """
     game = check_setup(game, agents, num_players)
     arrangements(agents[:num_players], rotation)              # a bad rotation raises early
+    if ray is not None:
+        from .arena_ray import import_ray
+
+        import_ray()                                          # so does a missing Ray
     path = Path(out) / f"{game}_{num_players}p.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     done = {game_key(r) for r in load_records(path) if "seats" in r}
@@ -225,7 +232,21 @@ def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int
     bar = _Progress(len(todo), progress)
     try:
         with path.open("a") as sink, _one_torch_thread():
-            if workers <= 1 or len(todo) <= 1:
+            if ray is not None:
+                from .arena_ray import play_on_ray
+
+                written = set(done)
+
+                def write(record: dict) -> None:       # each game once, retried or not
+                    if game_key(record) not in written:
+                        written.add(game_key(record))
+                        _drain([record], sink, bar)
+
+                nodes = play_on_ray(todo, write, ray, workers)
+                if progress and nodes:
+                    print(f"arena: {sum(nodes.values())} games on {len(nodes)} Ray node(s)",
+                          file=sys.stderr)
+            elif workers <= 1 or len(todo) <= 1:
                 _drain(map(play_one, todo), sink, bar)
             else:
                 # Each agent's first game runs here, so its kernels compile (or load from
@@ -317,6 +338,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resamples", type=int, default=200, help="bootstrap resamples")
     parser.add_argument("--no-plot", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                        help="play the games as Ray tasks: alone, on a Ray started here "
+                             "with --workers CPUs; 'auto' or an address joins a cluster "
+                             "(pip install 'meeplezoo[ray]')")
 
 
 def command_line(args: argparse.Namespace) -> str:
@@ -338,7 +363,8 @@ def run(args: argparse.Namespace) -> int:
     if args.anchor is not None and args.anchor not in args.agents:
         raise ValueError(f"anchor {args.anchor!r} is not one of --agents")
     path, records = run_arena(args.game, args.agents, args.players, args.games, args.out,
-                              args.seed, args.workers, args.rotation, not args.quiet)
+                              args.seed, args.workers, args.rotation, not args.quiet,
+                              ray=args.ray)
     game = records[0]["game"] if records else resolve_game(args.game)
     summary = ratings.summarize(records, args.agents, args.anchor, args.resamples, args.seed)
     summary.update(game=game, agents=list(args.agents), deals_per_table=args.games,

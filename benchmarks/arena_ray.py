@@ -1,0 +1,77 @@
+"""The arena's games as Ray tasks: ``meeplezoo arena ... --ray [ADDRESS]``.
+
+No address starts a Ray on this machine with ``--workers`` CPUs; ``auto`` or an address
+joins a running cluster.  Each scheduled game is one task (one CPU, torch on one thread,
+the same ``play_one`` as the local pool), so the records are the local run's, seed for
+seed; they stream into the same resumable JSONL as each task finishes.  A task whose
+worker or node dies is run again by Ray (``max_retries``); since a game is a pure function
+of its deal and seating, the rerun writes the record the lost one would have, once.
+
+Ray is imported only here, and only when ``--ray`` is given (``pip install
+'meeplezoo[ray]'``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+RETRIES = 5          # reruns of a game whose worker process or node died
+
+
+def import_ray():
+    """Ray, or one clear error naming the extra that installs it."""
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("--ray needs Ray: pip install 'meeplezoo[ray]'") from None
+    return ray
+
+
+def connect(address: str | None, cpus: int):
+    """Join the cluster at ``address`` (``auto``: the one ``ray start`` made here), or start
+    a local Ray with ``cpus`` CPUs.  Returns ``(ray, started_here)``."""
+    ray = import_ray()
+    if ray.is_initialized():
+        return ray, False
+    if address in (None, "", "local"):
+        # address="local": a new Ray even where one already runs on this machine.
+        ray.init(address="local", num_cpus=cpus, include_dashboard=False, log_to_driver=False,
+                 configure_logging=False, _node_ip_address="127.0.0.1")
+    else:
+        # A cluster on this machine's loopback: the driver stays on it too (a real
+        # cluster's nodes must reach the driver at the machine's own address).
+        loopback = address.split(":")[0] in ("127.0.0.1", "localhost")
+        ray.init(address=address, log_to_driver=False, configure_logging=False,
+                 **({"_node_ip_address": "127.0.0.1"} if loopback else {}))
+    return ray, True
+
+
+def _play_task(job: dict) -> tuple[dict, str]:
+    """One game on a Ray worker, on one thread as in the local pool; the record and the
+    node it ran on."""
+    import ray
+
+    from .arena import _one_thread_each, play_one
+
+    _one_thread_each()
+    return play_one(job), ray.get_runtime_context().get_node_id()
+
+
+def play_on_ray(jobs: Sequence[dict], on_record, address: str | None, cpus: int) -> Counter:
+    """Play ``jobs`` as Ray tasks, calling ``on_record(record)`` as each finishes (in any
+    order); returns the games played per node id.  Ray started here is shut down after."""
+    ray, started = connect(address, cpus)
+    try:
+        task = ray.remote(num_cpus=1, max_retries=RETRIES)(_play_task)
+        pending = [task.remote(job) for job in jobs]
+        nodes: Counter = Counter()
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            record, node = ray.get(done[0])
+            nodes[node] += 1
+            on_record(record)
+        return nodes
+    finally:
+        if started:
+            ray.shutdown()
