@@ -123,3 +123,16 @@ def test_ray_alone_starts_a_local_ray_and_shuts_it_down(tmp_path):
                        "--out", str(tmp_path), "--quiet", "--no-plot"])
     assert code == 0 and len(_games(tmp_path / f"{GAME}_2p.jsonl")) == 4
     assert not ray.is_initialized()
+
+
+def test_the_speed_benchmark_times_local_and_ray_runs_of_the_same_games(tmp_path):
+    from meeplezoo.benchmarks import ray_arena_speed
+
+    out = tmp_path / "speed.json"
+    assert ray_arena_speed.main(["--agents", *AGENTS, "--games", "2", "--out", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert result["games"] == 4 and set(result["games_per_s"]) == {
+        "local_1_worker", "local_2_workers", "ray_1_node", "ray_2_nodes"}
+    assert all(rate > 0 for rate in result["games_per_s"].values())
+    assert result["ray_2_over_1_node"] == pytest.approx(
+        result["games_per_s"]["ray_2_nodes"] / result["games_per_s"]["ray_1_node"])
