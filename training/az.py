@@ -158,7 +158,6 @@ def train(options: Options) -> dict:
     check_options(options, game_spec)
     if not 0.0 <= options.value_mix <= 1.0:
         raise ValueError(f"--value-mix must be in [0, 1], got {options.value_mix}")
-    game_spec.make_config(**rule_options(options))       # a game without the option refuses
     device, np_rng = torch_setup(options)
     folder = run_path(options)
     checkpoint_path, buffer_path = folder / "checkpoint.pt", folder / "buffer.npz"

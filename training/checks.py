@@ -36,6 +36,7 @@ def check_options(options, game_spec) -> None:
         if not math.isfinite(value) or value <= 0:
             raise ValueError(f"--{name.replace('_', '-')} must be a finite number > 0, "
                              f"got {value}")
+    game_spec.make_config(**rule_options(options))   # a game without the option refuses
     fraction = getattr(options, "opponent_fraction", getattr(options, "full_fraction", 0.5))
     if not 0 <= fraction <= 1 or not math.isfinite(options.minutes) or options.minutes < 0:
         raise ValueError("--opponent-fraction / --full-fraction must be in [0, 1] and "

@@ -186,9 +186,8 @@ def run_path(options: Options) -> Path:
 def train(options: Options) -> dict:
     """Train with ``options``; returns the final counters and the checkpoint path."""
     options = dataclasses.replace(options, game=canonical_game(options.game))
-    check_options(options, spec(options.game))
     game_spec = spec(options.game)
-    game_spec.make_config(**rule_options(options))       # a game without the option refuses
+    check_options(options, game_spec)
     device, np_rng = torch_setup(options)
     folder = run_path(options)
     checkpoint_path = folder / "checkpoint.pt"
