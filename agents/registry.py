@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import re
 
 from .base import Agent
 from .random_agent import RandomAgent
@@ -130,9 +129,10 @@ def _ppo(game: str, seed: int | None, arguments: str) -> Agent:
     if not path:
         raise ValueError("write ppo:<checkpoint>, ppo:default or ppo:<checkpoint>,sample")
     from .ppo.agent import PPOAgent, shipped_policy
+    from .shipped import shipped_players
 
-    shipped = re.fullmatch(r"default(?:([2-6])p)?", path)
-    checkpoint = shipped_policy(game, int(shipped[1] or 2)) if shipped else path
+    seats = shipped_players(path)
+    checkpoint = shipped_policy(game, seats) if seats else path
     agent = PPOAgent(str(checkpoint), greedy=(mode != "sample"), seed=seed)
     agent.name = f"ppo:{arguments}"
     if agent.game != game:
@@ -158,10 +158,10 @@ def _az(game: str, seed: int | None, arguments: str) -> Agent:
             raise ValueError(f"bad az option {option!r}; the options are sims=N and "
                              "root=puct|gumbel")
     from .az import AZAgent, shipped_checkpoint
+    from .shipped import shipped_players
 
-    shipped = re.fullmatch(r"default(?:([2-6])p)?", path)
-    agent = AZAgent(shipped_checkpoint(game, int(shipped[1] or 2)) if shipped else path,
-                    seed=seed, **kwargs)
+    seats = shipped_players(path)
+    agent = AZAgent(shipped_checkpoint(game, seats) if seats else path, seed=seed, **kwargs)
     if agent.game != game:
         raise ValueError(f"{path} was trained on {agent.game}, not {game}")
     agent.name = f"az:{arguments}"

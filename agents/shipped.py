@@ -7,7 +7,15 @@ are written by ``python -m meeplezoo.training.ship``.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+
+def shipped_players(name: str) -> int | None:
+    """The seats of the shipped bot an agent spec names: 2 for ``default``, N for
+    ``default<N>p``; None when ``name`` is a checkpoint path instead."""
+    match = re.fullmatch(r"default(?:([2-6])p)?", name)
+    return None if match is None else int(match[1] or 2)
 
 
 def shipped_bot(folder: Path, game: str, players: int, method: str, prefix: str) -> Path:
