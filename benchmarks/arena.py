@@ -235,14 +235,9 @@ def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int
             if ray is not None:
                 from .arena_ray import play_on_ray
 
-                written = set(done)
-
-                def write(record: dict) -> None:       # each game once, retried or not
-                    if game_key(record) not in written:
-                        written.add(game_key(record))
-                        _drain([record], sink, bar)
-
-                nodes = play_on_ray(todo, write, ray, workers)
+                # One result per task, retried or not: each game is written once.
+                nodes = play_on_ray(todo, lambda record: _drain([record], sink, bar), ray,
+                                    workers)
                 if progress and nodes:
                     print(f"arena: {sum(nodes.values())} games on {len(nodes)} Ray node(s)",
                           file=sys.stderr)

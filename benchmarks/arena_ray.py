@@ -47,6 +47,20 @@ def connect(address: str | None, cpus: int):
     return ray, True
 
 
+def loopback_cluster(nodes: int):
+    """A Ray cluster of ``nodes`` one-CPU nodes on this machine, all bound to 127.0.0.1
+    (Ray's own multi-node test harness), for the tests and the speed benchmark.  Set
+    ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` before ray is imported, or Ray swaps the
+    loopback address for the machine's own."""
+    from ray.cluster_utils import Cluster
+
+    cluster = Cluster(initialize_head=True, head_node_args={
+        "num_cpus": 1, "node_ip_address": "127.0.0.1", "include_dashboard": False})
+    for _ in range(nodes - 1):
+        cluster.add_node(num_cpus=1, node_ip_address="127.0.0.1")
+    return cluster
+
+
 def _play_task(job: dict) -> tuple[dict, str]:
     """One game on a Ray worker, on one thread as in the local pool; the record and the
     node it ran on."""

@@ -20,6 +20,7 @@ from pathlib import Path
 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")   # nodes stay on 127.0.0.1
 
 from .arena import run_arena  # noqa: E402
+from .arena_ray import loopback_cluster  # noqa: E402
 from .common import RESULTS_DIR  # noqa: E402
 
 
@@ -35,12 +36,8 @@ def timed(game: str, agents: list[str], games: int, workers: int,
 
 def on_cluster(nodes: int, game: str, agents: list[str], games: int) -> float:
     import ray
-    from ray.cluster_utils import Cluster
 
-    cluster = Cluster(initialize_head=True, head_node_args={
-        "num_cpus": 1, "node_ip_address": "127.0.0.1", "include_dashboard": False})
-    for _ in range(nodes - 1):
-        cluster.add_node(num_cpus=1, node_ip_address="127.0.0.1")
+    cluster = loopback_cluster(nodes)
     try:
         return timed(game, agents, games, nodes, cluster.address)
     finally:

@@ -14,6 +14,7 @@ os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 ray = pytest.importorskip("ray")
 
 from meeplezoo.benchmarks import arena  # noqa: E402
+from meeplezoo.benchmarks.arena_ray import loopback_cluster  # noqa: E402
 
 GAME, AGENTS = "hansa_v0", ["random", "greedy"]
 
@@ -33,11 +34,7 @@ def _games(path) -> dict:
 
 @pytest.fixture(scope="module")
 def two_nodes():
-    from ray.cluster_utils import Cluster
-
-    cluster = Cluster(initialize_head=True, head_node_args={
-        "num_cpus": 1, "node_ip_address": "127.0.0.1", "include_dashboard": False})
-    cluster.add_node(num_cpus=1, node_ip_address="127.0.0.1")
+    cluster = loopback_cluster(2)
     yield cluster
     ray.shutdown()
     cluster.shutdown()
@@ -81,11 +78,8 @@ def test_a_node_killed_mid_run_loses_no_game_and_duplicates_none(tmp_path):
     import threading
     import time
 
-    from ray.cluster_utils import Cluster
-
-    cluster = Cluster(initialize_head=True, head_node_args={
-        "num_cpus": 1, "node_ip_address": "127.0.0.1", "include_dashboard": False})
-    doomed = cluster.add_node(num_cpus=1, node_ip_address="127.0.0.1")
+    cluster = loopback_cluster(2)
+    (doomed,) = cluster.worker_nodes                     # every node but the head
     agents, out = ["random", "mcts:300"], tmp_path / "ray"
     path, failures = out / f"{GAME}_2p.jsonl", []
 
