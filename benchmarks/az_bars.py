@@ -67,7 +67,7 @@ def methods_table(summaries: dict[str, dict]) -> list[str]:
     lines = ["| game | " + " | ".join(f"{name} Elo" for name in short) + " |",
              "|---|" + "---:|" * len(short)]
     pairs = [(a, b) for i, a in enumerate(METHODS) for b in METHODS[i + 1:]][::-1]
-    names = dict(zip(METHODS, short))
+    names = dict(zip(METHODS, short, strict=True))
     h2h = ["| game | " + " | ".join(f"{names[b]} vs {names[a]}" for a, b in pairs) + " |",
            "|---|" + "---|" * len(pairs)]
     for game, summary in summaries.items():
@@ -103,11 +103,11 @@ def plot_curves(out: Path) -> Path:
 
     games = list(FOLDERS)
     figure, axes = plt.subplots(1, len(games), figsize=(3.2 * len(games), 3.2), sharey=True)
-    for axis, game in zip(axes, games):
+    for axis, game in zip(axes, games, strict=True):
         for method, folder in CURVES.items():
             rows = greedy_curve(folder / f"{game}_eval.csv")
             if rows:
-                minutes, score, low, high = zip(*rows)
+                minutes, score, low, high = zip(*rows, strict=True)
                 axis.plot(minutes, score, marker=".", label=method)
                 axis.fill_between(minutes, low, high, alpha=0.2)
         axis.axhline(0.5, color="grey", linestyle="--", linewidth=1)
