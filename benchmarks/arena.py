@@ -220,7 +220,7 @@ def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int
     game = check_setup(game, agents, num_players)
     arrangements(agents[:num_players], rotation)              # a bad rotation raises early
     if ray is not None:
-        from .arena_ray import import_ray
+        from meeplezoo.training.ray_cluster import import_ray
 
         import_ray()                                          # so does a missing Ray
     path = Path(out) / f"{game}_{num_players}p.jsonl"

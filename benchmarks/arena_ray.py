@@ -16,49 +16,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from meeplezoo.training.ray_cluster import connect
+
 RETRIES = 5          # reruns of a game whose worker process or node died
-
-
-def import_ray():
-    """Ray, or one clear error naming the extra that installs it."""
-    try:
-        import ray
-    except ImportError:
-        raise ValueError("--ray needs Ray: pip install 'meeplezoo[ray]'") from None
-    return ray
-
-
-def connect(address: str | None, cpus: int):
-    """Join the cluster at ``address`` (``auto``: the one ``ray start`` made here), or start
-    a local Ray with ``cpus`` CPUs.  Returns ``(ray, started_here)``."""
-    ray = import_ray()
-    if ray.is_initialized():
-        return ray, False
-    if address in (None, "", "local"):
-        # address="local": a new Ray even where one already runs on this machine.
-        ray.init(address="local", num_cpus=cpus, include_dashboard=False, log_to_driver=False,
-                 configure_logging=False, _node_ip_address="127.0.0.1")
-    else:
-        # A cluster on this machine's loopback: the driver stays on it too (a real
-        # cluster's nodes must reach the driver at the machine's own address).
-        loopback = address.split(":")[0] in ("127.0.0.1", "localhost")
-        ray.init(address=address, log_to_driver=False, configure_logging=False,
-                 **({"_node_ip_address": "127.0.0.1"} if loopback else {}))
-    return ray, True
-
-
-def loopback_cluster(nodes: int):
-    """A Ray cluster of ``nodes`` one-CPU nodes on this machine, all bound to 127.0.0.1
-    (Ray's own multi-node test harness), for the tests and the speed benchmark.  Set
-    ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` before ray is imported, or Ray swaps the
-    loopback address for the machine's own."""
-    from ray.cluster_utils import Cluster
-
-    cluster = Cluster(initialize_head=True, head_node_args={
-        "num_cpus": 1, "node_ip_address": "127.0.0.1", "include_dashboard": False})
-    for _ in range(nodes - 1):
-        cluster.add_node(num_cpus=1, node_ip_address="127.0.0.1")
-    return cluster
 
 
 def _play_task(job: dict) -> tuple[dict, str]:

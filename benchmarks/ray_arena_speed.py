@@ -19,8 +19,9 @@ from pathlib import Path
 
 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")   # nodes stay on 127.0.0.1
 
+from meeplezoo.training.ray_cluster import loopback_cluster  # noqa: E402
+
 from .arena import run_arena  # noqa: E402
-from .arena_ray import loopback_cluster  # noqa: E402
 from .common import RESULTS_DIR  # noqa: E402
 
 

@@ -21,7 +21,7 @@ def check_options(options, game_spec) -> None:
     for name in ("num_envs", "num_steps", "update_epochs", "num_minibatches",
                  "checkpoint_every", "eval_games", "pool_every", "pool_size", "num_games",
                  "simulations", "fast_simulations", "considered", "batch_size",
-                 "updates_per_iteration", "moves_per_iteration", "buffer_size"):
+                 "updates_per_iteration", "moves_per_iteration", "buffer_size", "actors"):
         if hasattr(options, name) and getattr(options, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be >= 1, "
                              f"got {getattr(options, name)}")

@@ -64,8 +64,13 @@ class RunLog:
             if name not in (self.key, self.step_key):
                 self.writer.add_scalar(f"train/{name}", value, self.counters[self.step_key])
         if self.csv_writer is None:
-            self.csv_writer = csv.DictWriter(self.csv_file, fieldnames=list(row))
-            if self.csv_file.tell() == 0:
+            # A resumed run keeps the columns its file has (a run resumed with --ray adds
+            # columns a local one lacks): extra keys are left out, missing ones empty.
+            with self.csv_path.open(newline="") as handle:
+                header = next(csv.reader(handle), None)
+            self.csv_writer = csv.DictWriter(self.csv_file, fieldnames=header or list(row),
+                                             restval="", extrasaction="ignore")
+            if not header:
                 self.csv_writer.writeheader()
         self.csv_writer.writerow(row)
         self.csv_file.flush()

@@ -14,7 +14,7 @@ os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 ray = pytest.importorskip("ray")
 
 from meeplezoo.benchmarks import arena  # noqa: E402
-from meeplezoo.benchmarks.arena_ray import loopback_cluster  # noqa: E402
+from meeplezoo.training.ray_cluster import loopback_cluster  # noqa: E402
 
 GAME, AGENTS = "hansa_v0", ["random", "greedy"]
 
