@@ -149,7 +149,8 @@ def train_on_ray(options) -> dict:
     """Train with self-play on Ray actors (module docstring); returns the final counters,
     the checkpoint, and what the run measured (``actor_nodes``: results per node id,
     ``actor_restarts``, median ``put_ms`` / ``load_ms`` of a weights broadcast,
-    ``moves_per_s`` and ``positions_per_s`` of all actors together)."""
+    ``moves_per_s`` and ``positions_per_s`` of all actors together, counted once every
+    actor has answered, so that their start-up is left out)."""
     import_ray()                     # a missing Ray is one clear line before anything is made
     learner = Learner(options)
     options = learner.options
@@ -190,8 +191,9 @@ def _learn_from_actors(ray, learner: Learner, pool: ActorPool) -> dict:
         return ref, counters["updates"]
 
     weights_ref, version = publish()
-    session_start = last = time.perf_counter()
-    session_moves = session_positions = 0
+    last = time.perf_counter()
+    steady_start, steady_moves, steady_positions = None, 0, 0
+    answered: set[int] = set()
     while learner.spent() < 1.0:
         index, result = pool.next_result()
         if result is None:                          # an actor is up: its first call
@@ -211,9 +213,14 @@ def _learn_from_actors(ray, learner: Learner, pool: ActorPool) -> dict:
         if result["load_s"] is not None:
             load_ms.append(1000 * result["load_s"])
         recorded = len(positions["obs"]) if positions else 0
-        session_moves += result["moves"]
-        session_positions += recorded
-        moves_per_s = session_moves / max(now - session_start, 1e-9)
+        answered.add(index)
+        if steady_start is None:                    # actors' start-up is not throughput:
+            if len(answered) == len(pool.handles):  # count from every actor's first result
+                steady_start = now
+        else:
+            steady_moves += result["moves"]
+            steady_positions += recorded
+        moves_per_s = steady_moves / max(now - steady_start, 1e-9) if steady_start else 0.0
         learner.record(moves=result["moves"], positions=recorded, games=result["games"],
                        moves_per_s=moves_per_s, elapsed_s=now - last,
                        update_s=now - update_started,
@@ -223,10 +230,10 @@ def _learn_from_actors(ray, learner: Learner, pool: ActorPool) -> dict:
                        else float("nan"),
                        actor_restarts=pool.restarts)
         last = now
-    wall = max(time.perf_counter() - session_start, 1e-9)
+    wall = max(time.perf_counter() - (steady_start or last), 1e-9)
     return {"actor_nodes": dict(nodes), "actor_restarts": pool.restarts,
             "put_ms": _median(put_ms), "load_ms": _median(load_ms),
-            "moves_per_s": session_moves / wall, "positions_per_s": session_positions / wall}
+            "moves_per_s": steady_moves / wall, "positions_per_s": steady_positions / wall}
 
 
 def _median(values: list[float]) -> float:

@@ -133,3 +133,19 @@ def test_without_ray_the_cli_names_the_extra_and_exits_2(tmp_path, capsys, monke
     assert main(["train", GAME, "--algo", "az", "--ray", "--actors", "0",
                  "--run-dir", str(tmp_path)]) == 2
     assert "--actors must be >= 1" in capsys.readouterr().err
+
+
+def test_the_speed_benchmark_reports_every_figure(tmp_path):
+    import json
+
+    from meeplezoo.benchmarks import ray_selfplay_speed
+
+    out = tmp_path / "speed.json"
+    assert ray_selfplay_speed.main(["--seconds", "2", "--num-games", "2",
+                                    "--out", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert result["ray_1_actor"]["nodes"] == 1 and result["ray_2_actors"]["nodes"] == 2
+    assert result["ray_1_actor"]["updates"] == 0 < result["learning_run"]["updates"]
+    assert result["local_selfplay"]["moves_per_s"] > 0 and result["learner"]["updates_per_s"] > 0
+    assert result["broadcast_ms"]["total"] == pytest.approx(
+        result["broadcast_ms"]["put"] + result["broadcast_ms"]["fetch_and_load"])
