@@ -106,6 +106,11 @@ def learner_updates_per_s(options, updates: int = 200) -> dict:
             "weights_bytes": int(sum(array.nbytes for array in weights.values()))}
 
 
+def ratio(a: float, b: float) -> float | None:
+    """a / b, or None where a run too short to time gave b = 0."""
+    return a / b if b else None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="hansa_v0")
@@ -125,9 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     result = {
         "game": args.game, "seconds_per_run": args.seconds, "games_per_actor": args.num_games,
         "local_selfplay": local, "ray_1_actor": one, "ray_2_actors": two,
-        "ray_2_over_1_actor": two["positions_per_s"] / max(one["positions_per_s"], 1e-9),
-        "ray_2_over_1_actor_moves": two["moves_per_s"] / one["moves_per_s"],
-        "ray_1_actor_over_local_moves": one["moves_per_s"] / local["moves_per_s"],
+        "ray_2_over_1_actor": ratio(two["positions_per_s"], one["positions_per_s"]),
+        "ray_2_over_1_actor_moves": ratio(two["moves_per_s"], one["moves_per_s"]),
+        "ray_1_actor_over_local_moves": ratio(one["moves_per_s"], local["moves_per_s"]),
         "learner": learner,
         "broadcast_ms": {"put": learning["put_ms"], "fetch_and_load": learning["load_ms"],
                          "total": learning["put_ms"] + learning["load_ms"]},

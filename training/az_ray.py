@@ -34,6 +34,8 @@ import statistics
 import time
 from collections import Counter
 
+import numpy as np
+
 from .az_learner import Learner, selfplay_settings
 from .ray_cluster import connect, import_ray
 
@@ -78,6 +80,8 @@ class SelfPlayActor:
         games_before, moves_before = selfplay.games_finished, selfplay.moves_played
         started = time.perf_counter()
         positions = selfplay.play_moves(self.evaluator, moves)
+        if positions:                       # the buffer's own dtypes: half the bytes to send
+            positions["obs"] = positions["obs"].astype(np.float16)
         return {"positions": positions, "version": version, "load_s": load_s,
                 "moves": selfplay.moves_played - moves_before,
                 "games": selfplay.games_finished - games_before,
@@ -162,6 +166,9 @@ def train_on_ray(options) -> dict:
             raise ValueError(f"the Ray cluster at {options.ray} has no CPU for an actor")
         print(f"self-play on Ray: {options.actors} actors, {cpus:g} CPUs on "
               f"{len(ray.nodes())} node(s)", flush=True)
+        if options.actors > cpus:
+            print(f"  only {cpus:g} of the {options.actors} actors can run at once (one CPU "
+                  f"each); the others wait for a CPU", flush=True)
         log = learner.open_log()
         pool = ActorPool(ray, learner, options.actors, options.max_actor_restarts)
         measured = _learn_from_actors(ray, learner, pool)
