@@ -175,7 +175,17 @@ _FACTORIES = {
     "mcts": _mcts,
     "ppo": _ppo,
     "az": _az,
+    "process": lambda game, seed, arguments: _isolated(arguments, game, seed),
 }
+
+
+def _isolated(spec: str, game: str, seed: int | None) -> Agent:
+    """``process:<spec>``: the agent ``spec`` names, in a child process of its own."""
+    if not spec:
+        raise ValueError("write process:<agent spec>, e.g. process:path/to/bot.py:MyBot")
+    from .isolated import IsolatedAgent
+
+    return IsolatedAgent(spec, game, seed)
 
 
 def agent_names() -> list[str]:
@@ -183,8 +193,15 @@ def agent_names() -> list[str]:
 
 
 def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
-    """An agent from its name, e.g. ``make_agent("greedy", "saint_malo_v0", seed=1)``."""
+    """An agent from its name, e.g. ``make_agent("greedy", "saint_malo_v0", seed=1)``, or
+    one of your own: ``path/to/file.py:Name`` or ``package.module:Name``
+    (``agents/external.py``)."""
+    from .external import is_external, load_external
+
+    if is_external(spec, _FACTORIES):                   # path/to/file.py:Name, module:Name
+        return load_external(spec, game, seed)
     name, _, arguments = spec.partition(":")
     if name not in _FACTORIES:
-        raise ValueError(f"unknown agent {spec!r}; known: {', '.join(agent_names())}")
+        raise ValueError(f"unknown agent {spec!r}; known: {', '.join(agent_names())}, or "
+                         f"your own as path/to/file.py:Name or package.module:Name")
     return _FACTORIES[name](game, seed, arguments)

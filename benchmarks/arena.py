@@ -38,11 +38,12 @@ import os
 import shlex
 import sys
 import time
-import zlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
+
+from .arena_game import forfeits, play_one
 
 # --------------------------------------------------------------------------- scheduling
 
@@ -98,55 +99,6 @@ def schedule(game: str, agents: Sequence[str], num_players: int, games: int, see
 
 def game_key(record: dict) -> tuple:
     return (record["game"], record["num_players"], tuple(record["seats"]), record["seed"])
-
-
-def agent_seed(seed: int, seats: Sequence[str], seat: int) -> int:
-    """Each seat's own generator seed: fixed by the deal, the seating and the seat."""
-    mix = zlib.crc32("|".join(seats).encode())
-    return int(np.random.SeedSequence([seed, seat, mix]).generate_state(1)[0])
-
-
-# ------------------------------------------------------------------------------ playing
-
-_AGENTS: dict[tuple, object] = {}       # per process: agents are built once and reset per game
-
-
-def play_one(job: dict) -> dict:
-    """Play one scheduled game; the record that goes to the JSONL file."""
-    from meeplezoo.agents.registry import make_agent
-    from meeplezoo.envs import make
-
-    game, seats, seed = job["game"], job["seats"], job["seed"]
-    started = time.perf_counter()
-    agents = []
-    for seat, spec in enumerate(seats):
-        key = (game, spec, seats[:seat].count(spec))
-        if key not in _AGENTS:
-            _AGENTS[key] = make_agent(spec, game, seed=0)
-        agent = _AGENTS[key]
-        agent.reset(seed=agent_seed(seed, seats, seat))
-        agents.append(agent)
-    env = make(game, num_players=len(seats))
-    env.reset(seed=seed)
-    think = [0.0] * len(seats)
-    moves = [0] * len(seats)
-    while not env.game_over:
-        seat = env.agent_name_mapping[env.agent_selection]
-        tick = time.perf_counter()
-        action = agents[seat].act(env)
-        think[seat] += time.perf_counter() - tick
-        moves[seat] += 1
-        env.step(action)
-    order = env.possible_agents
-    scores = [int(env.infos[a]["score"]) for a in order]
-    tiebreaks = [int(env.infos[a].get("tiebreak", 0)) for a in order]
-    ranks = [1 + sum((scores[j], tiebreaks[j]) > (scores[i], tiebreaks[i])
-                     for j in range(len(order))) for i in range(len(order))]
-    return {**job, "scores": scores, "tiebreaks": tiebreaks,
-            "rewards": [float(env.rewards[a]) for a in order], "ranks": ranks,
-            "decisions": sum(moves), "seat_decisions": moves,
-            "seat_seconds": [round(t, 6) for t in think],
-            "seconds": round(time.perf_counter() - started, 6)}
 
 
 def load_records(path: Path) -> list[dict]:
@@ -210,10 +162,12 @@ def check_setup(game: str, agents: Sequence[str], num_players: int) -> str:
 def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int = 10,
               out: str | Path = "arena_results", seed: int = 0, workers: int | None = None,
               rotation: str = "cyclic", progress: bool = True,
-              ray: str | None = None) -> tuple[Path, list[dict]]:
+              ray: str | None = None, move_limit: float | None = None
+              ) -> tuple[Path, list[dict]]:
     """Play every game of the round robin not yet in the JSONL file; with ``ray`` (an
     address, ``auto``, or ``local`` to start one here) as Ray tasks instead of local
-    processes (``arena_ray.py``).
+    processes (``arena_ray.py``).  With ``move_limit`` (seconds) a move that takes longer
+    forfeits the game (``play_one``).
 
     Returns the file and the records of this game, player count and agent set (old and new).
     """
@@ -226,8 +180,12 @@ def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int
     path = Path(out) / f"{game}_{num_players}p.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     done = {game_key(r) for r in load_records(path) if "seats" in r}
+    if move_limit is not None and not move_limit > 0:
+        raise ValueError(f"--move-limit must be > 0 seconds, got {move_limit}")
     todo = [job for job in schedule(game, agents, num_players, games, seed, rotation)
             if game_key(job) not in done]
+    if move_limit is not None:
+        todo = [{**job, "move_limit_s": move_limit} for job in todo]
     workers = workers or min(2, os.cpu_count() or 1)
     bar = _Progress(len(todo), progress)
     try:
@@ -333,6 +291,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resamples", type=int, default=200, help="bootstrap resamples")
     parser.add_argument("--no-plot", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--move-limit", type=float, default=None, metavar="SECONDS",
+                        help="a move that takes longer forfeits the game (as does a move "
+                             "that raises or is illegal); process: agents are stopped at it")
     parser.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                         help="play the games as Ray tasks: alone, on a Ray started here "
                              "with --workers CPUs; 'auto' or an address joins a cluster "
@@ -346,6 +307,8 @@ def command_line(args: argparse.Namespace) -> str:
              "--rotation", args.rotation, "--resamples", str(args.resamples)]
     if args.anchor:
         words += ["--anchor", args.anchor]
+    if args.move_limit:
+        words += ["--move-limit", f"{args.move_limit:g}"]
     return shlex.join(words)
 
 
@@ -359,16 +322,18 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"anchor {args.anchor!r} is not one of --agents")
     path, records = run_arena(args.game, args.agents, args.players, args.games, args.out,
                               args.seed, args.workers, args.rotation, not args.quiet,
-                              ray=args.ray)
+                              ray=args.ray, move_limit=args.move_limit)
     game = records[0]["game"] if records else resolve_game(args.game)
     summary = ratings.summarize(records, args.agents, args.anchor, args.resamples, args.seed)
     summary.update(game=game, agents=list(args.agents), deals_per_table=args.games,
-                   records=str(path), timing=timing(records),
+                   records=str(path), timing=timing(records), forfeits=forfeits(records),
                    command=command_line(args))
     stem = path.with_suffix("")
     summary_path = Path(f"{stem}_summary.json")
     summary_path.write_text(json.dumps(summary, indent=2) + "\n")
     print(arena_plot.format_table(summary))
+    for row in summary["forfeits"]:
+        print(f"forfeits: {row['agent']} lost {row['games']} game(s): {row['reason']}")
     print(f"\nrecords: {path}\nsummary: {summary_path}")
     if not args.no_plot:
         png = arena_plot.plot_ratings(summary, Path(f"{stem}_ratings.png"))

@@ -1,0 +1,1 @@
+"""Example agents to copy from: see ``my_agent.py``."""
