@@ -1,5 +1,5 @@
 """The ``meeplezoo`` command line: ``demo``, ``games``, ``play``, ``replay``, ``arena``,
-``train``, ``warmup``, ``bench``.
+``match``, ``train``, ``warmup``, ``bench``.
 
 ``meeplezoo demo`` trains a Hansa bot by search and self-play for a few minutes and rates
 it, with the shipped bot, against random, greedy and the search (``--bots``: bots play a
@@ -125,6 +125,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("arena", help="round-robin matches and strength ratings")
     arena_command.add_arguments(p)
     p.set_defaults(handler=arena_command.run)
+    from meeplezoo.benchmarks import match as match_command
+
+    p = commands.add_parser("match", help="two agents on paired deals; --sprt stops as "
+                            "soon as one is shown stronger (or not)")
+    match_command.add_arguments(p)
+    p.set_defaults(handler=match_command.run)
     p = commands.add_parser("train", help="self-play training: --algo ppo (default) or az "
                             "(search + network); needs the [train] extra",
                             add_help=False)

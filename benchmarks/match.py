@@ -1,0 +1,177 @@
+"""``meeplezoo match GAME A B``: two agents on paired deals, with an SPRT to stop early.
+
+    meeplezoo match hansa mcts:400 mcts:200 --sprt elo0=0,elo1=10
+    meeplezoo match saint_malo my_bot.py:Bot greedy --games 100
+
+Each deal is played in both seatings (the same dice or tiles in each), so a pair's result
+is one of five (the pentanomial, ``sprt.py``).  With ``--sprt`` the match plays ``--chunk``
+deals at a time (in parallel, into the arena's resumable JSONL: a rerun goes on where it
+stopped) and after each chunk computes the log-likelihood ratio; it stops once the ratio
+leaves its bounds (H1: A is ``elo1`` stronger; H0: only ``elo0``) or at ``--max-games``.
+Checking after chunks rather than after every pair makes the test a little more
+conservative than its nominal error rates.  Without ``--sprt`` it plays ``--games`` deals
+and reports the score and Elo difference with a 95% interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from . import sprt
+from .arena import run_arena
+
+SPRT_KEYS = {"elo0": float, "elo1": float, "alpha": float, "beta": float}
+
+
+def parse_sprt(text: str) -> dict:
+    """``elo0=0,elo1=10[,alpha=0.05,beta=0.05]`` as a dict, or a ValueError."""
+    settings = {"alpha": 0.05, "beta": 0.05}
+    for item in text.split(","):
+        key, _, value = item.partition("=")
+        if key not in SPRT_KEYS:
+            raise ValueError(f"bad --sprt item {item!r}; write elo0=X,elo1=Y[,alpha=A,beta=B]")
+        try:
+            settings[key] = SPRT_KEYS[key](value)
+        except ValueError:
+            raise ValueError(f"bad --sprt value {item!r}: not a number") from None
+    if "elo0" not in settings or "elo1" not in settings:
+        raise ValueError("--sprt needs elo0 and elo1, e.g. --sprt elo0=0,elo1=10")
+    if not settings["elo1"] > settings["elo0"]:
+        raise ValueError("--sprt needs elo1 > elo0")
+    sprt.bounds(settings["alpha"], settings["beta"])              # in (0, 1)
+    return settings
+
+
+def pentanomial(records: list[dict], a: str, b: str) -> np.ndarray:
+    """Counts of A's points per complete pair (both seatings of a deal played): index =
+    twice A's points over the two games (0 .. 4)."""
+    points: dict[int, list[float]] = {}
+    for record in records:
+        if sorted(record["seats"]) != sorted([a, b]):
+            continue
+        seat = record["seats"].index(a)
+        mine, theirs = record["ranks"][seat], record["ranks"][1 - seat]
+        points.setdefault(record["seed"], []).append(
+            1.0 if mine < theirs else 0.5 if mine == theirs else 0.0)
+    counts = np.zeros(5, dtype=np.int64)
+    for pair in points.values():
+        if len(pair) == 2:
+            counts[int(round(2 * sum(pair)))] += 1
+    return counts
+
+
+def outcome(records: list[dict], a: str, b: str, settings: dict | None) -> dict:
+    """The match so far: games, W/D/L and score of A, the pentanomial, A's Elo over B with
+    its interval, and with an SPRT the LLR, its bounds and the verdict."""
+    counts = pentanomial(records, a, b)
+    results = [(r["ranks"][r["seats"].index(a)], r["ranks"][r["seats"].index(b)])
+               for r in records if sorted(r["seats"]) == sorted([a, b])]
+    wins = sum(mine < theirs for mine, theirs in results)
+    draws = sum(mine == theirs for mine, theirs in results)
+    elo, low, high = sprt.elo_estimate(counts)
+    report = {"agents": [a, b], "games": len(results), "pairs": int(counts.sum()),
+              "wins": wins, "draws": draws, "losses": len(results) - wins - draws,
+              "score": (wins + draws / 2) / max(len(results), 1),
+              "pentanomial": counts.tolist(), "elo": elo, "elo_interval": [low, high],
+              "forfeits": sum("forfeit" in r for r in records
+                              if sorted(r["seats"]) == sorted([a, b]))}
+    if settings is not None:
+        lower, upper = sprt.bounds(settings["alpha"], settings["beta"])
+        ratio = float(sprt.llr(counts, settings["elo0"], settings["elo1"]))
+        verdict = "H1" if ratio >= upper else "H0" if ratio <= lower else "inconclusive"
+        report.update(sprt=settings, llr=ratio, bounds=[lower, upper], verdict=verdict)
+    return report
+
+
+def run_match(game: str, a: str, b: str, settings: dict | None = None, games: int = 50,
+              max_games: int = 20_000, chunk: int = 16, out: str | Path = "match_results",
+              workers: int | None = None, seed: int = 0, move_limit: float | None = None,
+              progress: bool = True, log=print) -> dict:
+    """Play the match (module docstring); its :func:`outcome` plus the records' path."""
+    if a == b:
+        raise ValueError("a match needs two different agents")
+    if min(games, max_games, chunk) < 1:
+        raise ValueError("--games, --max-games and --chunk must be at least 1")
+    deals = games if settings is None else min(chunk, max(max_games // 2, 1))
+    while True:
+        path, records = run_arena(game, [a, b], games=deals, out=out, workers=workers,
+                                  seed=seed, progress=progress, move_limit=move_limit)
+        report = outcome(records, a, b, settings)
+        if settings is None or report["verdict"] != "inconclusive" or 2 * deals >= max_games:
+            break
+        log(f"  {report['games']} games: LLR {report['llr']:+.2f} in "
+            f"[{report['bounds'][0]:.2f}, {report['bounds'][1]:.2f}], score "
+            f"{report['score']:.3f}")
+        deals = min(deals + chunk, max(max_games // 2, 1))
+    return {"game": records[0]["game"] if records else game, **report, "records": str(path)}
+
+
+def format_report(report: dict) -> str:
+    a, b = report["agents"]
+    low, high = report["elo_interval"]
+    lines = [f"{report['game']}: {a} vs {b}, {report['games']} games ({report['pairs']} "
+             f"pairs): +{report['wins']} ={report['draws']} -{report['losses']}, score "
+             f"{report['score']:.3f}, Elo {report['elo']:+.0f} [{low:+.0f}, {high:+.0f}]",
+             f"pentanomial (A's points per pair 0, 1/2, 1, 3/2, 2): {report['pentanomial']}"]
+    if report["forfeits"]:
+        lines.append(f"forfeits: {report['forfeits']} game(s) (see the records)")
+    if "llr" in report:
+        settings = report["sprt"]
+        lines.append(f"SPRT elo0={settings['elo0']:g} elo1={settings['elo1']:g} "
+                     f"(alpha {settings['alpha']:g}, beta {settings['beta']:g}): LLR "
+                     f"{report['llr']:+.2f} in [{report['bounds'][0]:.2f}, "
+                     f"{report['bounds'][1]:.2f}]")
+        verdict = {"H1": f"H1 accepted: {a} is stronger than {b} by {settings['elo1']:g} "
+                         f"Elo rather than {settings['elo0']:g}",
+                   "H0": f"H0 accepted: {a} is not {settings['elo1']:g} Elo stronger than "
+                         f"{b} (at most {settings['elo0']:g})",
+                   "inconclusive": "inconclusive: --max-games reached"}[report["verdict"]]
+        lines.append(verdict)
+    return "\n".join(lines)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game")
+    parser.add_argument("a", help="agent spec (the one tested)")
+    parser.add_argument("b", help="agent spec (the baseline)")
+    parser.add_argument("--sprt", default=None, metavar="elo0=X,elo1=Y",
+                        help="stop at the SPRT's bounds (optionally ,alpha=A,beta=B)")
+    parser.add_argument("--games", type=int, default=50, help="deals without --sprt")
+    parser.add_argument("--max-games", type=int, default=20_000)
+    parser.add_argument("--chunk", type=int, default=16, help="deals between SPRT looks")
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--move-limit", type=float, default=None, metavar="SECONDS")
+    parser.add_argument("--out", default="match_results")
+    parser.add_argument("--quiet", action="store_true")
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = parse_sprt(args.sprt) if args.sprt else None
+    report = run_match(args.game, args.a, args.b, settings, args.games, args.max_games,
+                       args.chunk, args.out, args.workers, args.seed, args.move_limit,
+                       progress=not args.quiet)
+    print(format_report(report))
+    summary = Path(report["records"]).with_name(f"{report['game']}_match.json")
+    summary.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"records: {report['records']}\nsummary: {summary}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="meeplezoo match", description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    try:
+        return run(parser.parse_args(argv))
+    except ValueError as err:
+        print(f"meeplezoo match: error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
