@@ -1,0 +1,235 @@
+"""Frozen ladders: a published set of anchor agents whose ratings come from one reference
+tournament, shipped with the package, so that any new agent is rated on the same scale.
+
+    python -m meeplezoo.benchmarks.ladder build hansa_v0 \\
+        --anchors random greedy mcts:200 mcts:1000 az:default ppo:default --deals 20
+    python -m meeplezoo.benchmarks.ladder list
+
+A ladder ``<game>-<players>p-ladder-v<version>`` is a JSON file in ``benchmarks/ladders/``
+(its anchors with their Bradley-Terry Elo and bootstrap interval, random at 0; its deal
+set; the game's version and options; the command that built it) beside the reference
+tournament's records (``.jsonl.gz``, every anchor against every other on the deal set in
+both seatings).  ``meeplezoo rate`` (``rate.py``) plays a new agent against the anchors on
+that deal set and fits only its rating, the anchors held at their frozen values.
+
+The fit of one agent against fixed anchors is Bradley-Terry in one unknown: the Elo ``R``
+maximising ``sum_games s log P + (1 - s) log(1 - P)``, ``P = 1 / (1 + 10^((R_a - R) /
+400))`` for a game against anchor ``a`` scored ``s`` (1, 1/2, 0), with one virtual drawn
+game against each anchor faced (the arena's prior, which keeps a perfect record finite).
+Its 95% interval comes from resampling deals (every seating of a deal together), as the
+arena's intervals do; it leaves out the anchors' own uncertainty.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+LADDER_DIR = Path(__file__).parent / "ladders"
+FORMAT = 1
+
+
+def ladder_name(game: str, players: int, version: int) -> str:
+    return f"{game}-{players}p-ladder-v{version}"
+
+
+def game_version(game: str) -> str:
+    """The ``_vN`` of a game's name: a ladder is only valid for the rules it was built on."""
+    return game.rsplit("_v", 1)[-1]
+
+
+# ------------------------------------------------------------------------- fixed anchors
+
+
+def points_against(records: Sequence[dict], agent: str) -> dict[str, list[float]]:
+    """``agent``'s score in each of its 2-player games, by opponent."""
+    scores: dict[str, list[float]] = {}
+    for record in records:
+        seats = record["seats"]
+        if agent not in seats or len(seats) != 2 or seats[0] == seats[1]:
+            continue
+        me = seats.index(agent)
+        mine, theirs = record["ranks"][me], record["ranks"][1 - me]
+        scores.setdefault(seats[1 - me], []).append(
+            1.0 if mine < theirs else 0.5 if mine == theirs else 0.0)
+    return scores
+
+
+def fit_fixed(wins: np.ndarray, games: np.ndarray, anchor_elos: np.ndarray,
+              prior: float = 1.0) -> float:
+    """The Elo that maximises the likelihood of ``wins`` out of ``games`` against anchors
+    rated ``anchor_elos`` (module docstring), by Newton's method on a concave function."""
+    met = games > 0
+    wins = wins + 0.5 * prior * met
+    games = games + prior * met
+    if not met.any():
+        raise ValueError("no games against the ladder's anchors")
+    scale = math.log(10) / 400
+    rating = float(np.average(anchor_elos[met], weights=games[met]))
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-scale * (rating - anchor_elos)))
+        gradient = scale * (wins - games * p).sum()
+        curvature = scale * scale * (games * p * (1 - p)).sum()
+        step = gradient / curvature
+        rating += float(np.clip(step, -400, 400))
+        if abs(step) < 1e-9:
+            break
+    return rating
+
+
+def rate_against(records: Sequence[dict], agent: str, anchors: dict[str, float],
+                 resamples: int = 200, seed: int = 0) -> dict:
+    """``agent``'s Elo on the anchors' fixed scale from its games against them, with a deal
+    bootstrap 95% interval and the games it counted."""
+    names = list(anchors)
+    elos = np.array([anchors[a] for a in names])
+    by_deal: dict[int, np.ndarray] = {}          # deal -> [wins per anchor, games per anchor]
+    for record in records:
+        seats = record["seats"]
+        if agent not in seats or len(seats) != 2:
+            continue
+        opponent = seats[1 - seats.index(agent)]
+        if opponent not in anchors or opponent == agent:
+            continue
+        score = points_against([record], agent)[opponent][0]
+        cell = by_deal.setdefault(record["seed"], np.zeros((2, len(names))))
+        cell[0, names.index(opponent)] += score
+        cell[1, names.index(opponent)] += 1
+    if not by_deal:
+        raise ValueError(f"{agent!r} has no games against the anchors {names}")
+    deals = np.stack(list(by_deal.values()))
+    total = deals.sum(axis=0)
+    rating = fit_fixed(total[0], total[1], elos)
+    rng = np.random.default_rng(seed)
+    samples = np.empty(resamples)
+    for b in range(resamples):
+        counts = np.bincount(rng.integers(len(deals), size=len(deals)), minlength=len(deals))
+        drawn = np.tensordot(counts, deals, axes=1)
+        samples[b] = fit_fixed(drawn[0], drawn[1], elos)
+    low, high = np.percentile(samples, [2.5, 97.5])
+    return {"agent": agent, "rating": rating, "low": float(low), "high": float(high),
+            "games": int(total[1].sum()), "deals": len(deals),
+            "score": float(total[0].sum() / total[1].sum())}
+
+
+# ------------------------------------------------------------------------------ ladders
+
+
+def load_ladder(name_or_path: str) -> dict:
+    """A ladder by name (``hansa_v0-2p-ladder-v1``) or JSON path, checked; ``records``
+    holds its reference games."""
+    path = Path(name_or_path)
+    if not path.suffix:
+        path = LADDER_DIR / f"{name_or_path}.json"
+    if not path.is_file():
+        raise ValueError(f"no ladder {name_or_path!r}; shipped: {', '.join(shipped()) or 'none'}")
+    try:
+        ladder = json.loads(path.read_text())
+        records_path = path.with_name(ladder["records"])
+        raw = gzip.decompress(records_path.read_bytes())
+        if hashlib.sha256(raw).hexdigest() != ladder["records_sha256"]:
+            raise ValueError("its records do not match the checksum it was published with")
+        ladder["records"] = [json.loads(line) for line in raw.decode().splitlines()]
+        for key in ("name", "game", "players", "anchors", "deals"):
+            ladder[key]
+        if ladder.get("format") != FORMAT:
+            raise ValueError(f"format {ladder.get('format')!r}, this code reads {FORMAT}")
+    except (OSError, KeyError, TypeError, json.JSONDecodeError, gzip.BadGzipFile) as err:
+        raise ValueError(f"{path} is not a readable ladder: {type(err).__name__}: {err}") \
+            from None
+    except ValueError as err:
+        raise ValueError(f"{path} is not a valid ladder: {err}") from None
+    return ladder
+
+
+def shipped() -> list[str]:
+    return sorted(p.stem for p in LADDER_DIR.glob("*.json"))
+
+
+def ladder_for(game: str, players: int) -> str:
+    """The newest shipped ladder of a game and player count."""
+    prefix = f"{game}-{players}p-ladder-v"
+    versions = sorted((int(name[len(prefix):]), name) for name in shipped()
+                      if name.startswith(prefix) and name[len(prefix):].isdigit())
+    if not versions:
+        raise ValueError(f"no ladder ships for {game} at {players} players; shipped: "
+                         f"{', '.join(shipped()) or 'none'}")
+    return versions[-1][1]
+
+
+def build(game: str, anchors: Sequence[str], deals: int, version: int = 1, players: int = 2,
+          work: str | Path = "ladder_runs", out: str | Path = LADDER_DIR,
+          workers: int | None = None, resamples: int = 200, progress: bool = True) -> Path:
+    """Play the reference tournament (resumable, in ``work``) and write the ladder."""
+    from . import ratings
+    from .arena import resolve_game, run_arena
+
+    if players != 2:
+        raise ValueError("ladders are 2-player for now (fixed-anchor Bradley-Terry)")
+    game = resolve_game(game)
+    if "random" not in anchors:
+        raise ValueError("a ladder's scale is anchored at random: include it in --anchors")
+    name = ladder_name(game, players, version)
+    _, records = run_arena(game, list(anchors), players, deals, Path(work) / name,
+                           seed=0, workers=workers, progress=progress)
+    summary = ratings.summarize(records, anchors, "random", resamples, seed=0)
+    raw = "".join(json.dumps(r, sort_keys=True) + "\n" for r in sorted(
+        records, key=lambda r: (r["seed"], r["seats"]))).encode()
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{name}.jsonl.gz").write_bytes(gzip.compress(raw, mtime=0))
+    ladder = {"format": FORMAT, "name": name, "game": game, "game_version": game_version(game),
+              "game_options": {}, "players": players, "anchor": "random",
+              "method": "bradley_terry", "scale": "elo",
+              "anchors": [{k: row[k] for k in ("agent", "rating", "low", "high", "games")}
+                          for row in summary["ratings"]],
+              "deals": {"first_seed": 0, "count": deals}, "games": len(records),
+              "records": f"{name}.jsonl.gz", "records_sha256": hashlib.sha256(raw).hexdigest(),
+              "command": f"python -m meeplezoo.benchmarks.ladder build {game} --anchors "
+                         f"{' '.join(anchors)} --deals {deals} --version {version}"}
+    path = out / f"{name}.json"
+    path.write_text(json.dumps(ladder, indent=2) + "\n")
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m meeplezoo.benchmarks.ladder",
+                                     description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    p = commands.add_parser("build", help="play a reference tournament and write a ladder")
+    p.add_argument("game")
+    p.add_argument("--anchors", nargs="+", required=True)
+    p.add_argument("--deals", type=int, default=20)
+    p.add_argument("--version", type=int, default=1)
+    p.add_argument("--work", default="ladder_runs")
+    p.add_argument("--out", default=str(LADDER_DIR))
+    p.add_argument("--workers", type=int, default=None)
+    p.add_argument("--quiet", action="store_true")
+    commands.add_parser("list", help="the shipped ladders")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "list":
+            for name in shipped():
+                ladder = load_ladder(name)
+                print(f"{name}: {ladder['games']} games; " + ", ".join(
+                    f"{a['agent']} {a['rating']:+.0f}" for a in ladder["anchors"]))
+            return 0
+        path = build(args.game, args.anchors, args.deals, args.version, work=args.work,
+                     out=args.out, workers=args.workers, progress=not args.quiet)
+        print(f"ladder: {path}")
+        return 0
+    except ValueError as err:
+        print(f"ladder: error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
