@@ -88,9 +88,10 @@ def arrangements(table: Sequence[str], rotation: str = "cyclic") -> list[tuple[s
 
 
 def schedule(game: str, agents: Sequence[str], num_players: int, games: int, seed: int = 0,
-             rotation: str = "cyclic") -> list[dict]:
-    """Every game of the round robin, deal-major so an interrupted run stays balanced."""
-    tables = tables_for(agents, num_players)
+             rotation: str = "cyclic", versus: str | None = None) -> list[dict]:
+    """Every game of the round robin, deal-major so an interrupted run stays balanced;
+    with ``versus``, only the tables where that agent sits (one agent against a field)."""
+    tables = [t for t in tables_for(agents, num_players) if versus is None or versus in t]
     return [{"game": game, "num_players": num_players, "table": list(table),
              "seats": list(seats), "seed": seed + deal}
             for deal in range(games) for table in tables
@@ -162,12 +163,12 @@ def check_setup(game: str, agents: Sequence[str], num_players: int) -> str:
 def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int = 10,
               out: str | Path = "arena_results", seed: int = 0, workers: int | None = None,
               rotation: str = "cyclic", progress: bool = True,
-              ray: str | None = None, move_limit: float | None = None
-              ) -> tuple[Path, list[dict]]:
+              ray: str | None = None, move_limit: float | None = None,
+              versus: str | None = None) -> tuple[Path, list[dict]]:
     """Play every game of the round robin not yet in the JSONL file; with ``ray`` (an
     address, ``auto``, or ``local`` to start one here) as Ray tasks instead of local
     processes (``arena_ray.py``).  With ``move_limit`` (seconds) a move that takes longer
-    forfeits the game (``play_one``).
+    forfeits the game (``play_one``); with ``versus``, only that agent's tables are played.
 
     Returns the file and the records of this game, player count and agent set (old and new).
     """
@@ -182,7 +183,7 @@ def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int
     done = {game_key(r) for r in load_records(path) if "seats" in r}
     if move_limit is not None and not move_limit > 0:
         raise ValueError(f"--move-limit must be > 0 seconds, got {move_limit}")
-    todo = [job for job in schedule(game, agents, num_players, games, seed, rotation)
+    todo = [job for job in schedule(game, agents, num_players, games, seed, rotation, versus)
             if game_key(job) not in done]
     if move_limit is not None:
         todo = [{**job, "move_limit_s": move_limit} for job in todo]

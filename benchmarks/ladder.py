@@ -17,7 +17,9 @@ maximising ``sum_games s log P + (1 - s) log(1 - P)``, ``P = 1 / (1 + 10^((R_a -
 400))`` for a game against anchor ``a`` scored ``s`` (1, 1/2, 0), with one virtual drawn
 game against each anchor faced (the arena's prior, which keeps a perfect record finite).
 Its 95% interval comes from resampling deals (every seating of a deal together), as the
-arena's intervals do; it leaves out the anchors' own uncertainty.
+arena's intervals do, widened where needed to the likelihood's own (1.96 over the root of
+the Fisher information), which a bootstrap of a few deals would miss; it leaves out the
+anchors' own uncertainty.
 """
 
 from __future__ import annotations
@@ -115,6 +117,12 @@ def rate_against(records: Sequence[dict], agent: str, anchors: dict[str, float],
         drawn = np.tensordot(counts, deals, axes=1)
         samples[b] = fit_fixed(drawn[0], drawn[1], elos)
     low, high = np.percentile(samples, [2.5, 97.5])
+    # A few deals resample into the same few results and a bootstrap interval shrinks to
+    # nothing: the interval is at least the likelihood's (1.96 / sqrt(Fisher information)).
+    scale = math.log(10) / 400
+    p = 1 / (1 + np.exp(-scale * (rating - elos)))
+    spread = 1.96 / math.sqrt(max(float((scale * scale * total[1] * p * (1 - p)).sum()), 1e-12))
+    low, high = min(low, rating - spread), max(high, rating + spread)
     return {"agent": agent, "rating": rating, "low": float(low), "high": float(high),
             "games": int(total[1].sum()), "deals": len(deals),
             "score": float(total[0].sum() / total[1].sum())}

@@ -1,5 +1,5 @@
 """The ``meeplezoo`` command line: ``demo``, ``games``, ``play``, ``replay``, ``arena``,
-``match``, ``train``, ``warmup``, ``bench``.
+``match``, ``rate``, ``train``, ``warmup``, ``bench``.
 
 ``meeplezoo demo`` trains a Hansa bot by search and self-play for a few minutes and rates
 it, with the shipped bot, against random, greedy and the search (``--bots``: bots play a
@@ -131,6 +131,11 @@ def build_parser() -> argparse.ArgumentParser:
                             "soon as one is shown stronger (or not)")
     match_command.add_arguments(p)
     p.set_defaults(handler=match_command.run)
+    from meeplezoo.benchmarks import rate as rate_command
+
+    p = commands.add_parser("rate", help="an agent's rating on a game's frozen ladder")
+    rate_command.add_arguments(p)
+    p.set_defaults(handler=rate_command.run)
     p = commands.add_parser("train", help="self-play training: --algo ppo (default) or az "
                             "(search + network); needs the [train] extra",
                             add_help=False)

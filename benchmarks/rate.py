@@ -1,0 +1,175 @@
+"""``meeplezoo rate GAME --agent X``: X's rating on a game's frozen ladder.
+
+    meeplezoo rate hansa --agent my_bot.py:Bot --precision 100
+    meeplezoo rate saint_malo --agent az:default,sims=128 --ladder saint_malo_v0-2p-ladder-v1
+
+X plays every anchor of the ladder (``ladder.py``) on the ladder's fixed deals, each deal
+in both seatings, ``--chunk`` deals at a time into a resumable JSONL; after each chunk
+only X's rating is fitted, the anchors held at their frozen ratings, and the run stops
+once its 95% interval is narrower than ``--precision`` Elo (never on a perfect or a null
+record, whose interval says nothing) or the deal set is used up.  The same agent gives the
+same games: its seeds come from the deal and the seating.  An anchor rated as if it were
+new replays its own reference games, and lands on its frozen rating.
+
+Reports: a table of the ladder with X placed on it, JSON, a PNG (``--plot``) and a
+Markdown block to paste into a paper.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+from . import ladder as ladders
+from .arena import run_arena
+
+
+def rate(game: str, agent: str, ladder: str | None = None, precision: float = 100.0,
+         max_deals: int | None = None, chunk: int = 4, min_deals: int = 4,
+         out: str | Path = "rate_results", workers: int | None = None,
+         move_limit: float | None = None, progress: bool = True, log=print) -> dict:
+    """Rate ``agent`` (module docstring); the report as a dict."""
+    from .arena import check_setup
+
+    game = check_setup(game, [agent], 2)
+    frozen = ladders.load_ladder(ladder or ladders.ladder_for(game, 2))
+    if frozen["game"] != game:
+        raise ValueError(f"ladder {frozen['name']} is for {frozen['game']}, not {game}")
+    if not precision > 0 or chunk < 1 or min_deals < 1:
+        raise ValueError("--precision must be > 0 and --chunk, --min-deals >= 1")
+    anchors = {a["agent"]: a["rating"] for a in frozen["anchors"] if a["agent"] != agent}
+    first, count = frozen["deals"]["first_seed"], frozen["deals"]["count"]
+    limit = min(count, max_deals or count)
+    deals = min(max(chunk, min_deals), limit)
+    folder = Path(out) / frozen["name"] / _safe(agent)
+    while True:
+        path, records = run_arena(game, [agent, *anchors], 2, deals, folder, seed=first,
+                                  workers=workers, progress=progress, move_limit=move_limit,
+                                  versus=agent)
+        mine = [r for r in records if agent in r["seats"]
+                and first <= r["seed"] < first + deals]
+        fit = ladders.rate_against(mine, agent, anchors)
+        width = fit["high"] - fit["low"]
+        decided = 0.0 < fit["score"] < 1.0
+        if deals >= limit or (decided and deals >= min_deals and width < precision):
+            break
+        log(f"  {fit['games']} games: {fit['rating']:+.0f} [{fit['low']:+.0f}, "
+            f"{fit['high']:+.0f}] (width {width:.0f}, target {precision:g})")
+        deals = min(deals + chunk, limit)
+    forfeited = sum("forfeit" in r and r["forfeit"]["agent"] == agent for r in mine)
+    return {"ladder": frozen["name"], "game": game, "game_version": frozen["game_version"],
+            "game_options": frozen["game_options"], "players": 2,
+            "deal_set": {"first_seed": first, "count": count, "used": deals},
+            "precision": precision, **fit, "forfeits": forfeited,
+            "anchors": frozen["anchors"], "records": str(path),
+            "top_anchor": max(anchors.values()), "bottom_anchor": min(anchors.values())}
+
+
+def _safe(agent: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.=,-]+", "_", agent).strip("_") or "agent"
+
+
+def table(report: dict) -> str:
+    rows = [(a["agent"], a["rating"], a["low"], a["high"], "anchor")
+            for a in report["anchors"] if a["agent"] != report["agent"]]
+    rows.append((report["agent"], report["rating"], report["low"], report["high"], "rated"))
+    rows.sort(key=lambda row: -row[1])
+    width = max(len(row[0]) for row in rows)
+    lines = [f"{report['ladder']} ({report['games']} games of {report['agent']}, "
+             f"{report['deals']} deals)", f"{'agent':<{width}}  {'Elo':>6}  95% interval"]
+    for name, rating, low, high, kind in rows:
+        mark = "  <- rated" if kind == "rated" else ""
+        lines.append(f"{name:<{width}}  {rating:+6.0f}  [{low:+.0f}, {high:+.0f}]{mark}")
+    if report["score"] in (0.0, 1.0):
+        side = "above the top" if report["score"] == 1.0 else "below the bottom"
+        lines.append(f"(a perfect record: {report['agent']} is {side} of this ladder; its "
+                     f"rating is set by the prior, not measured)")
+    return "\n".join(lines)
+
+
+def markdown(report: dict) -> str:
+    deals = report["deal_set"]
+    return "\n".join([
+        "| ladder | game (version, options) | deal set | games | Elo | 95% interval |",
+        "|---|---|---|---:|---:|---|",
+        f"| `{report['ladder']}` | {report['game']} (v{report['game_version']}, "
+        f"{json.dumps(report['game_options']) if report['game_options'] else 'defaults'}) "
+        f"| seeds {deals['first_seed']}-{deals['first_seed'] + deals['count'] - 1}, "
+        f"{deals['used']} used, both seatings | {report['games']} | "
+        f"{report['rating']:+.0f} | [{report['low']:+.0f}, {report['high']:+.0f}] |",
+        "", f"`{report['agent']}` rated by `meeplezoo rate` with the anchors held at their "
+            f"frozen ratings (random = 0; Bradley-Terry, deal bootstrap)."])
+
+
+def plot(report: dict, path: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = sorted([*[(a["agent"], a["rating"], a["low"], a["high"], False)
+                     for a in report["anchors"] if a["agent"] != report["agent"]],
+                   (report["agent"], report["rating"], report["low"], report["high"], True)],
+                  key=lambda row: row[1])
+    figure, axes = plt.subplots(figsize=(7, 0.45 * len(rows) + 1.2))
+    for y, (_, rating, low, high, rated) in enumerate(rows):
+        colour = "tab:red" if rated else "tab:blue"
+        axes.errorbar(rating, y, xerr=[[rating - low], [high - rating]], fmt="o",
+                      color=colour, capsize=3)
+    axes.set_yticks(range(len(rows)), [row[0] for row in rows])
+    axes.set_xlabel("Elo (random = 0)")
+    axes.set_title(f"{report['agent']} on {report['ladder']}")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game")
+    parser.add_argument("--agent", required=True, help="agent spec, e.g. path/to/bot.py:Bot")
+    parser.add_argument("--ladder", default=None, help="ladder name or JSON (default: the "
+                        "newest shipped for the game at 2 players)")
+    parser.add_argument("--precision", type=float, default=100.0,
+                        help="stop once the 95%% interval is narrower than this (Elo)")
+    parser.add_argument("--max-deals", type=int, default=None)
+    parser.add_argument("--chunk", type=int, default=4, help="deals between fits")
+    parser.add_argument("--min-deals", type=int, default=4,
+                        help="deals played before the run may stop early")
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--move-limit", type=float, default=None, metavar="SECONDS")
+    parser.add_argument("--out", default="rate_results")
+    parser.add_argument("--plot", action="store_true", help="also write a PNG")
+    parser.add_argument("--quiet", action="store_true")
+
+
+def run(args: argparse.Namespace) -> int:
+    report = rate(args.game, args.agent, args.ladder, args.precision, args.max_deals,
+                  args.chunk, args.min_deals, out=args.out, workers=args.workers,
+                  move_limit=args.move_limit, progress=not args.quiet)
+    stem = Path(report["records"]).with_suffix("")
+    summary = Path(f"{stem}_rating.json")
+    summary.write_text(json.dumps({k: v for k, v in report.items()}, indent=2) + "\n")
+    print(table(report))
+    print("\n" + markdown(report))
+    print(f"\nrecords: {report['records']}\nsummary: {summary}")
+    if args.plot:
+        print(f"plot:    {plot(report, Path(f'{stem}_rating.png'))}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="meeplezoo rate", description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    try:
+        return run(parser.parse_args(argv))
+    except ValueError as err:
+        print(f"meeplezoo rate: error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

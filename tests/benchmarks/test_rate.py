@@ -1,0 +1,117 @@
+"""Frozen ladders and ``meeplezoo rate`` (issue 19): the fixed-anchor fit against brute
+force, an anchor rated as if new lands on its frozen rating (a ladder built here, and every
+shipped ladder from its records), the same agent plays the same games, early stopping,
+and bad ladders refused."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+
+import numpy as np
+import pytest
+
+from meeplezoo.benchmarks import ladder, rate
+
+GAME = "hansa_v0"
+ANCHORS = ["random", "greedy", "mcts:20"]
+
+
+@pytest.fixture(scope="module")
+def small_ladder(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("ladder")
+    path = ladder.build(GAME, ANCHORS, deals=4, work=folder / "work", out=folder,
+                        workers=1, resamples=50, progress=False)
+    return path
+
+
+def test_the_fixed_anchor_fit_is_the_likelihood_maximum_by_brute_force():
+    wins, games = np.array([7.0, 3.5, 1.0]), np.array([8.0, 8.0, 6.0])
+    elos = np.array([0.0, 300.0, 650.0])
+    best = ladder.fit_fixed(wins, games, elos, prior=1.0)
+    grid = np.linspace(-500, 1500, 200_001)
+    w, g = wins + 0.5, games + 1.0                          # one virtual draw per anchor
+    p = 1 / (1 + 10 ** ((elos[None, :] - grid[:, None]) / 400))
+    likelihood = (w * np.log(p) + (g - w) * np.log(1 - p)).sum(axis=1)
+    assert best == pytest.approx(grid[likelihood.argmax()], abs=0.02)
+
+
+def test_the_ladder_ships_its_records_and_ratings(small_ladder):
+    frozen = ladder.load_ladder(str(small_ladder))
+    assert frozen["name"] == "hansa_v0-2p-ladder-v1" and frozen["games"] == 24
+    assert len(frozen["records"]) == 24 and frozen["deals"] == {"first_seed": 0, "count": 4}
+    by_agent = {a["agent"]: a for a in frozen["anchors"]}
+    assert set(by_agent) == set(ANCHORS) and by_agent["random"]["rating"] == 0.0
+    assert by_agent["greedy"]["rating"] > by_agent["random"]["rating"]
+
+
+@pytest.mark.parametrize("anchor", ["greedy", "mcts:20"])
+def test_an_anchor_rated_as_new_lands_on_its_frozen_rating(small_ladder, tmp_path, anchor):
+    frozen = {a["agent"]: a for a in ladder.load_ladder(str(small_ladder))["anchors"]}
+    report = rate.rate(GAME, anchor, str(small_ladder), precision=1e-9, out=tmp_path,
+                       workers=1, progress=False, log=lambda line: None)
+    assert report["deal_set"]["used"] == 4 and report["games"] == 16   # all its deals
+    assert report["low"] <= frozen[anchor]["rating"] <= report["high"]
+    assert report["rating"] == pytest.approx(frozen[anchor]["rating"], abs=1.0)
+
+
+@pytest.mark.parametrize("name", ladder.shipped())
+def test_every_shipped_ladder_rates_its_anchors_back_onto_their_ratings(name):
+    frozen = ladder.load_ladder(name)
+    ratings = {a["agent"]: a["rating"] for a in frozen["anchors"]}
+    for anchor, rating in ratings.items():
+        if anchor == frozen["anchor"]:
+            continue
+        others = {a: r for a, r in ratings.items() if a != anchor}
+        fit = ladder.rate_against(frozen["records"], anchor, others, resamples=50)
+        assert fit["low"] <= rating <= fit["high"], (anchor, rating, fit)
+
+
+def test_the_same_agent_plays_the_same_games_and_reports(small_ladder, tmp_path, capsys):
+    agent = "agents/examples/my_agent.py:MostMovesAgent"
+    args = ["hansa", "--agent", agent, "--ladder", str(small_ladder), "--quiet", "--plot",
+            "--min-deals", "2", "--chunk", "2", "--precision", "5000"]
+    assert rate.main([*args, "--out", str(tmp_path / "one")]) == 0
+    out = capsys.readouterr().out
+    assert "<- rated" in out and "| `hansa_v0-2p-ladder-v1` |" in out and "plot:" in out
+    assert rate.main([*args, "--out", str(tmp_path / "two")]) == 0
+
+    def games(folder):
+        path = next(folder.rglob("*.jsonl"))
+        found = [{k: v for k, v in json.loads(line).items() if "seconds" not in k}
+                 for line in path.read_text().splitlines()]
+        return sorted(found, key=lambda r: (r["seed"], r["seats"]))   # finishing order varies
+
+    one, two = games(tmp_path / "one"), games(tmp_path / "two")
+    assert one == two and len(one) == 2 * 2 * 3             # stopped early: 2 deals x 3 x 2
+    report = json.loads(next((tmp_path / "one").rglob("*_rating.json")).read_text())
+    assert report["deal_set"]["used"] == 2 and math.isfinite(report["rating"])
+
+
+def test_a_perfect_record_never_stops_early(small_ladder, tmp_path):
+    report = rate.rate(GAME, "agents/examples/my_agent.py:first_legal", str(small_ladder),
+                       precision=5000, chunk=1, min_deals=1, out=tmp_path, workers=1,
+                       progress=False, log=lambda line: None)
+    assert report["score"] == 0.0 and report["deal_set"]["used"] == 4
+
+
+def test_bad_ladders_are_refused(small_ladder, tmp_path):
+    with pytest.raises(ValueError, match="no ladder 'nope'"):
+        ladder.load_ladder("nope")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    with pytest.raises(ValueError, match="not a readable ladder"):
+        ladder.load_ladder(str(broken))
+    text = json.loads(small_ladder.read_text())
+    records = small_ladder.with_name(text["records"])
+    tampered = tmp_path / text["records"]
+    raw = gzip.decompress(records.read_bytes()).replace(b'"ranks": [1, 2]', b'"ranks": [2, 1]', 1)
+    tampered.write_bytes(gzip.compress(raw))
+    (tmp_path / small_ladder.name).write_text(small_ladder.read_text())
+    with pytest.raises(ValueError, match="checksum"):
+        ladder.load_ladder(str(tmp_path / small_ladder.name))
+    with pytest.raises(ValueError, match="is for hansa_v0, not saint_malo_v0"):
+        rate.rate("saint_malo", "random", str(small_ladder), out=tmp_path, progress=False)
+    with pytest.raises(ValueError, match="include it in --anchors"):
+        ladder.build(GAME, ["greedy", "mcts:20"], deals=1, work=tmp_path, out=tmp_path)
