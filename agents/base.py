@@ -23,6 +23,11 @@ class Agent(ABC):
         if seed is not None:
             self.rng = np.random.default_rng(seed)
 
+    def set_time_budget(self, seconds: float) -> bool:
+        """Think about ``seconds`` per move from now on, where the agent can (True); the
+        arena's ``--time-per-move``.  An agent with a fixed cost per move says False."""
+        return False
+
     @abstractmethod
     def act(self, env) -> int:
         """A legal action for ``env.agent_selection``."""

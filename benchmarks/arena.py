@@ -164,11 +164,15 @@ def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int
               out: str | Path = "arena_results", seed: int = 0, workers: int | None = None,
               rotation: str = "cyclic", progress: bool = True,
               ray: str | None = None, move_limit: float | None = None,
-              versus: str | None = None) -> tuple[Path, list[dict]]:
+              versus: str | None = None, time_per_move: float | None = None
+              ) -> tuple[Path, list[dict]]:
     """Play every game of the round robin not yet in the JSONL file; with ``ray`` (an
     address, ``auto``, or ``local`` to start one here) as Ray tasks instead of local
     processes (``arena_ray.py``).  With ``move_limit`` (seconds) a move that takes longer
-    forfeits the game (``play_one``); with ``versus``, only that agent's tables are played.
+    forfeits the game (``play_one``); with ``versus``, only that agent's tables are played;
+    with ``time_per_move`` every agent that can think by the clock gets that many seconds
+    a move (a match at equal time; keep such records in their own ``out`` folder), or only
+    the ``versus`` agent where one is given (a ladder's anchors stay as they were rated).
 
     Returns the file and the records of this game, player count and agent set (old and new).
     """
@@ -185,8 +189,14 @@ def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int
         raise ValueError(f"--move-limit must be > 0 seconds, got {move_limit}")
     todo = [job for job in schedule(game, agents, num_players, games, seed, rotation, versus)
             if game_key(job) not in done]
+    if time_per_move is not None and not time_per_move > 0:
+        raise ValueError(f"--time-per-move must be > 0 seconds, got {time_per_move}")
     if move_limit is not None:
         todo = [{**job, "move_limit_s": move_limit} for job in todo]
+    if time_per_move is not None:
+        todo = [{**job, "time_per_move_s": time_per_move} for job in todo]
+        if versus is not None:                  # the field keeps its own settings
+            todo = [{**job, "time_per_move_agents": [versus]} for job in todo]
     workers = workers or min(2, os.cpu_count() or 1)
     bar = _Progress(len(todo), progress)
     try:
@@ -295,6 +305,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--move-limit", type=float, default=None, metavar="SECONDS",
                         help="a move that takes longer forfeits the game (as does a move "
                              "that raises or is illegal); process: agents are stopped at it")
+    parser.add_argument("--time-per-move", type=float, default=None, metavar="SECONDS",
+                        help="every agent that can think by the clock (the searches) gets "
+                             "this budget per move: a match at equal time")
     parser.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                         help="play the games as Ray tasks: alone, on a Ray started here "
                              "with --workers CPUs; 'auto' or an address joins a cluster "
@@ -310,6 +323,8 @@ def command_line(args: argparse.Namespace) -> str:
         words += ["--anchor", args.anchor]
     if args.move_limit:
         words += ["--move-limit", f"{args.move_limit:g}"]
+    if args.time_per_move:
+        words += ["--time-per-move", f"{args.time_per_move:g}"]
     return shlex.join(words)
 
 
@@ -323,7 +338,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"anchor {args.anchor!r} is not one of --agents")
     path, records = run_arena(args.game, args.agents, args.players, args.games, args.out,
                               args.seed, args.workers, args.rotation, not args.quiet,
-                              ray=args.ray, move_limit=args.move_limit)
+                              ray=args.ray, move_limit=args.move_limit,
+                              time_per_move=args.time_per_move)
     game = records[0]["game"] if records else resolve_game(args.game)
     summary = ratings.summarize(records, args.agents, args.anchor, args.resamples, args.seed)
     summary.update(game=game, agents=list(args.agents), deals_per_table=args.games,

@@ -4,7 +4,10 @@ played, and its record, forfeits included (``play_one``).
 An agent that raises, returns something that is not a legal action index, or overruns
 the job's ``move_limit_s`` forfeits: the game stops there, that seat is ranked last and
 every other seat first, and the record's ``forfeit`` says who and why, with the scores as
-they stood.  The run goes on with the next game.
+they stood.  The run goes on with the next game.  With the job's ``time_per_move_s`` every agent
+that can think by the clock (``Agent.set_time_budget``: the searches) gets that budget per
+move; the record's ``timed_seats`` says which did, and every seat's thinking time is
+measured either way (``seat_seconds``).
 """
 
 from __future__ import annotations
@@ -48,6 +51,9 @@ def play_one(job: dict) -> dict:
         if hasattr(agent, "move_timeout"):      # process: agents stop waiting at the limit
             agent.move_timeout = limit
         agents.append(agent)
+    budget, only = job.get("time_per_move_s"), job.get("time_per_move_agents")
+    timed = [bool(agent.set_time_budget(budget)) if budget and (only is None or spec in only)
+             else False for spec, agent in zip(seats, agents, strict=True)]
     env = make(game, num_players=len(seats))
     env.reset(seed=seed)
     think = [0.0] * len(seats)
@@ -90,6 +96,8 @@ def play_one(job: dict) -> dict:
               "ranks": ranks, "decisions": sum(moves), "seat_decisions": moves,
               "seat_seconds": [round(t, 6) for t in think],
               "seconds": round(time.perf_counter() - started, 6)}
+    if budget:
+        record["timed_seats"] = timed           # the seats that played by the clock
     if forfeit is not None:
         record["forfeit"] = forfeit
     return record

@@ -91,7 +91,7 @@ def outcome(records: list[dict], a: str, b: str, settings: dict | None) -> dict:
 def run_match(game: str, a: str, b: str, settings: dict | None = None, games: int = 50,
               max_games: int = 20_000, chunk: int = 16, out: str | Path = "match_results",
               workers: int | None = None, seed: int = 0, move_limit: float | None = None,
-              progress: bool = True, log=print) -> dict:
+              progress: bool = True, log=print, time_per_move: float | None = None) -> dict:
     """Play the match (module docstring); its :func:`outcome` plus the records' path."""
     if a == b:
         raise ValueError("a match needs two different agents")
@@ -100,7 +100,8 @@ def run_match(game: str, a: str, b: str, settings: dict | None = None, games: in
     deals = games if settings is None else min(chunk, max(max_games // 2, 1))
     while True:
         path, records = run_arena(game, [a, b], games=deals, out=out, workers=workers,
-                                  seed=seed, progress=progress, move_limit=move_limit)
+                                  seed=seed, progress=progress, move_limit=move_limit,
+                                  time_per_move=time_per_move)
         report = outcome(records, a, b, settings)
         if settings is None or report["verdict"] != "inconclusive" or 2 * deals >= max_games:
             break
@@ -146,7 +147,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--chunk", type=int, default=16, help="deals between SPRT looks")
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--move-limit", type=float, default=None, metavar="SECONDS")
+    parser.add_argument("--move-limit", type=float, default=None, metavar="SECONDS",
+                        help="a move that takes longer forfeits the game")
+    parser.add_argument("--time-per-move", type=float, default=None, metavar="SECONDS",
+                        help="the budget of every agent that can think by the clock")
     parser.add_argument("--out", default="match_results")
     parser.add_argument("--quiet", action="store_true")
 
@@ -155,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     settings = parse_sprt(args.sprt) if args.sprt else None
     report = run_match(args.game, args.a, args.b, settings, args.games, args.max_games,
                        args.chunk, args.out, args.workers, args.seed, args.move_limit,
-                       progress=not args.quiet)
+                       progress=not args.quiet, time_per_move=args.time_per_move)
     print(format_report(report))
     summary = Path(report["records"]).with_name(f"{report['game']}_match.json")
     summary.write_text(json.dumps(report, indent=2) + "\n")

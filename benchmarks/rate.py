@@ -30,7 +30,8 @@ from .arena import run_arena
 def rate(game: str, agent: str, ladder: str | None = None, precision: float = 100.0,
          max_deals: int | None = None, chunk: int = 4, min_deals: int = 4,
          out: str | Path = "rate_results", workers: int | None = None,
-         move_limit: float | None = None, progress: bool = True, log=print) -> dict:
+         move_limit: float | None = None, progress: bool = True, log=print,
+         time_per_move: float | None = None) -> dict:
     """Rate ``agent`` (module docstring); the report as a dict."""
     from .arena import check_setup
 
@@ -48,7 +49,7 @@ def rate(game: str, agent: str, ladder: str | None = None, precision: float = 10
     while True:
         path, records = run_arena(game, [agent, *anchors], 2, deals, folder, seed=first,
                                   workers=workers, progress=progress, move_limit=move_limit,
-                                  versus=agent)
+                                  versus=agent, time_per_move=time_per_move)
         mine = [r for r in records if agent in r["seats"]
                 and first <= r["seed"] < first + deals]
         fit = ladders.rate_against(mine, agent, anchors)
@@ -140,7 +141,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--min-deals", type=int, default=4,
                         help="deals played before the run may stop early")
     parser.add_argument("--workers", type=int, default=None)
-    parser.add_argument("--move-limit", type=float, default=None, metavar="SECONDS")
+    parser.add_argument("--move-limit", type=float, default=None, metavar="SECONDS",
+                        help="a move that takes longer forfeits the game")
+    parser.add_argument("--time-per-move", type=float, default=None, metavar="SECONDS",
+                        help="the budget of every agent that can think by the clock")
     parser.add_argument("--out", default="rate_results")
     parser.add_argument("--plot", action="store_true", help="also write a PNG")
     parser.add_argument("--quiet", action="store_true")
@@ -149,7 +153,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     report = rate(args.game, args.agent, args.ladder, args.precision, args.max_deals,
                   args.chunk, args.min_deals, out=args.out, workers=args.workers,
-                  move_limit=args.move_limit, progress=not args.quiet)
+                  move_limit=args.move_limit, progress=not args.quiet,
+                  time_per_move=args.time_per_move)
     stem = Path(report["records"]).with_suffix("")
     summary = Path(f"{stem}_rating.json")
     summary.write_text(json.dumps({k: v for k, v in report.items()}, indent=2) + "\n")

@@ -111,7 +111,12 @@ class MCTSAgent(Agent):
 
     # --- acting ---------------------------------------------------------------------------
 
+    def set_time_budget(self, seconds: float) -> bool:
+        self.seconds = float(seconds)
+        return True
+
     def act(self, env) -> int:
+        self._move_started = time.perf_counter()    # a time budget counts the whole move
         game = env.unwrapped                  # PettingZoo wrappers hide the kernel env
         spec = game.spec
         state = game.state.copy()
@@ -151,11 +156,14 @@ class MCTSAgent(Agent):
         mask = np.zeros(spec.num_actions, dtype=MASK_DTYPE)
         codes = np.zeros(max(spec.max_chance_outcomes, 1), dtype=np.int64)
         probs = np.zeros(max(spec.max_chance_outcomes, 1), dtype=np.float64)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        started = getattr(self, "_move_started", None) or time.perf_counter()
+        deadline = None if self.seconds is None else started + self.seconds
         done = 0
         chunk = self.leaf_batch if self.evaluator else 64
+        searching = time.perf_counter()
         while True:
-            todo = chunk if deadline else min(chunk, self.simulations - done)
+            todo = min(chunk, self.simulations - done) if deadline is None else \
+                self._timed_chunk(chunk, done, searching, deadline)
             if todo <= 0:
                 break
             if self.evaluator is None:
@@ -168,6 +176,17 @@ class MCTSAgent(Agent):
             if deadline and time.perf_counter() >= deadline and done >= 1:
                 break
         self.last_simulations = done
+        self._move_started = None
+
+    def _timed_chunk(self, chunk: int, done: int, searching: float, deadline: float) -> int:
+        """Simulations for the next step of a timed search: what the time left allows at
+        the speed so far (a few to start), so the move overshoots its budget by about one
+        simulation rather than a whole chunk."""
+        if done == 0:
+            return min(chunk, 4)
+        per_simulation = (time.perf_counter() - searching) / done
+        left = deadline - time.perf_counter()
+        return max(1, min(chunk, int(left / max(per_simulation, 1e-9))))
 
     def _evaluate_leaves(self, spec, batch, state, select_leaves, masks_of, mask, codes,
                          probs):

@@ -156,3 +156,24 @@ def test_the_cli_refuses_a_bad_spec_before_playing(tmp_path, capsys):
                        "--quiet", "--no-plot"])
     assert code == 2 and "no file nowhere.py" in capsys.readouterr().err
     assert not (tmp_path / f"{GAME}_2p.jsonl").exists()
+
+
+def test_time_per_move_goes_to_the_agents_that_think_by_the_clock(tmp_path):
+    _, records = arena.run_arena(GAME, ["mcts:50", "greedy"], games=1, out=tmp_path / "all",
+                                 workers=1, progress=False, time_per_move=0.01)
+    for record in records:
+        assert record["timed_seats"] == [spec == "mcts:50" for spec in record["seats"]]
+        assert record["time_per_move_s"] == 0.01
+    # One agent against a field (rate): only that agent is put on the clock.
+    _, records = arena.run_arena(GAME, ["mcts:30", "mcts:50", "greedy"], games=1,
+                                 out=tmp_path / "one", workers=1, progress=False,
+                                 time_per_move=0.01, versus="mcts:30")
+    assert {frozenset(r["table"]) for r in records} == {frozenset({"mcts:30", "mcts:50"}),
+                                                        frozenset({"mcts:30", "greedy"})}
+    for record in records:
+        assert record["timed_seats"] == [spec == "mcts:30" for spec in record["seats"]]
+    agent = make_agent("mcts:100", GAME)
+    assert agent.set_time_budget(0.02) and agent.seconds == 0.02
+    assert not make_agent("greedy", GAME).set_time_budget(0.02)
+    with pytest.raises(ValueError, match="--time-per-move must be > 0"):
+        arena.run_arena(GAME, ["random", "greedy"], out=tmp_path, time_per_move=0)
