@@ -128,6 +128,61 @@ def rate_against(records: Sequence[dict], agent: str, anchors: dict[str, float],
             "score": float(total[0].sum() / total[1].sum())}
 
 
+def rate_against_field(records: Sequence[dict], agent: str, anchors: dict[str, tuple],
+                       origin: float, resamples: int = 200, seed: int = 0) -> dict:
+    """At 3+ players: ``agent``'s OpenSkill Plackett-Luce mu with the anchors' ``(mu,
+    sigma)`` held fixed, its games taken in the arena's fixed order and only its own
+    rating updated; reported relative to ``origin`` (the scale anchor's absolute mu), with
+    a deal bootstrap interval widened where needed to mu +- 1.96 sigma."""
+    from openskill.models import PlackettLuce
+
+    from .ratings import deal_clusters, sort_order
+
+    mine = [r for r in records if agent in r["seats"]
+            and all(s == agent or s in anchors for s in r["seats"])]
+    if not mine:
+        raise ValueError(f"{agent!r} has no games against the anchors {list(anchors)}")
+    model = PlackettLuce(tau=0.0)
+
+    def sequential(chosen: list[dict]) -> tuple[float, float]:
+        mu, sigma = model.mu, model.sigma
+        for k in sort_order(chosen):
+            record = chosen[k]
+            teams = [[model.rating(mu=mu, sigma=sigma) if s == agent else
+                      model.rating(mu=anchors[s][0], sigma=anchors[s][1])]
+                     for s in record["seats"]]
+            updated = model.rate(teams, ranks=list(record["ranks"]))
+            seat = record["seats"].index(agent)
+            mu, sigma = updated[seat][0].mu, updated[seat][0].sigma
+        return mu - origin, sigma
+
+    rating, sigma = sequential(mine)
+    clusters = deal_clusters(mine)
+    rng = np.random.default_rng(seed)
+    samples = [sequential([mine[k] for c in rng.integers(len(clusters), size=len(clusters))
+                           for k in clusters[c]])[0] for _ in range(resamples)]
+    low, high = np.percentile(samples, [2.5, 97.5])
+    first = [r["ranks"][r["seats"].index(agent)] == 1 for r in mine]
+    return {"agent": agent, "rating": rating, "sigma": sigma,
+            "low": float(min(low, rating - 1.96 * sigma)),
+            "high": float(max(high, rating + 1.96 * sigma)), "games": len(mine),
+            "deals": len({r["seed"] for r in mine}), "score": float(np.mean(first))}
+
+
+def fit_on_ladder(frozen: dict, records: Sequence[dict], agent: str,
+                  resamples: int = 200) -> dict:
+    """``agent``'s rating on ``frozen``'s scale from ``records`` (its games against the
+    anchors): Bradley-Terry Elo at 2 players, OpenSkill mu at more (``score``: its share
+    of points, or of first places)."""
+    rows = [a for a in frozen["anchors"] if a["agent"] != agent]
+    if frozen["method"] == "bradley_terry":
+        return rate_against(records, agent, {a["agent"]: a["rating"] for a in rows},
+                            resamples)
+    origin = next(a["mu"] for a in frozen["anchors"] if a["agent"] == frozen["anchor"])
+    return rate_against_field(records, agent, {a["agent"]: (a["mu"], a["sigma"])
+                                               for a in rows}, origin, resamples)
+
+
 # ------------------------------------------------------------------------------ ladders
 
 
@@ -180,8 +235,6 @@ def build(game: str, anchors: Sequence[str], deals: int, version: int = 1, playe
     from . import ratings
     from .arena import resolve_game, run_arena
 
-    if players != 2:
-        raise ValueError("ladders are 2-player for now (fixed-anchor Bradley-Terry)")
     game = resolve_game(game)
     if "random" not in anchors:
         raise ValueError("a ladder's scale is anchored at random: include it in --anchors")
@@ -196,16 +249,32 @@ def build(game: str, anchors: Sequence[str], deals: int, version: int = 1, playe
     (out / f"{name}.jsonl.gz").write_bytes(gzip.compress(raw, mtime=0))
     ladder = {"format": FORMAT, "name": name, "game": game, "game_version": game_version(game),
               "game_options": {}, "players": players, "anchor": "random",
-              "method": "bradley_terry", "scale": "elo",
-              "anchors": [{k: row[k] for k in ("agent", "rating", "low", "high", "games")}
-                          for row in summary["ratings"]],
+              "method": summary["method"], "scale": summary["scale"],
+              "anchors": _anchor_rows(records, summary),
               "deals": {"first_seed": 0, "count": deals}, "games": len(records),
               "records": f"{name}.jsonl.gz", "records_sha256": hashlib.sha256(raw).hexdigest(),
               "command": f"python -m meeplezoo.benchmarks.ladder build {game} --anchors "
-                         f"{' '.join(anchors)} --deals {deals} --version {version}"}
+                         f"{' '.join(anchors)} --deals {deals} --version {version} "
+                         f"--players {players}"}
     path = out / f"{name}.json"
     path.write_text(json.dumps(ladder, indent=2) + "\n")
     return path
+
+
+def _anchor_rows(records: list[dict], summary: dict) -> list[dict]:
+    """The anchors as the ladder keeps them; at 3+ players also their absolute OpenSkill
+    mu and sigma, from which a new agent's games are rated (``rate_against_field``)."""
+    from . import ratings
+
+    rows = [{k: row[k] for k in ("agent", "rating", "low", "high", "games")}
+            for row in summary["ratings"]]
+    if summary["method"] == "plackett_luce":
+        agents = [row["agent"] for row in rows]
+        fit = ratings.plackett_luce(records, agents, summary["anchor"],
+                                    order=ratings.sort_order(records))
+        for row, mu, sigma in zip(rows, fit["mu_absolute"], fit["sigma"], strict=True):
+            row.update(mu=float(mu), sigma=float(sigma))
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -217,6 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--anchors", nargs="+", required=True)
     p.add_argument("--deals", type=int, default=20)
     p.add_argument("--version", type=int, default=1)
+    p.add_argument("--players", type=int, default=2)
     p.add_argument("--work", default="ladder_runs")
     p.add_argument("--out", default=str(LADDER_DIR))
     p.add_argument("--workers", type=int, default=None)
@@ -230,7 +300,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name}: {ladder['games']} games; " + ", ".join(
                     f"{a['agent']} {a['rating']:+.0f}" for a in ladder["anchors"]))
             return 0
-        path = build(args.game, args.anchors, args.deals, args.version, work=args.work,
+        path = build(args.game, args.anchors, args.deals, args.version, args.players,
+                     work=args.work,
                      out=args.out, workers=args.workers, progress=not args.quiet)
         print(f"ladder: {path}")
         return 0

@@ -6,9 +6,10 @@
 X plays every anchor of the ladder (``ladder.py``) on the ladder's fixed deals, each deal
 in both seatings, ``--chunk`` deals at a time into a resumable JSONL; after each chunk
 only X's rating is fitted, the anchors held at their frozen ratings, and the run stops
-once its 95% interval is narrower than ``--precision`` Elo (never on a perfect or a null
-record, whose interval says nothing) or the deal set is used up.  The same agent gives the
-same games: its seeds come from the deal and the seating.  An anchor rated as if it were
+once its 95% interval is narrower than ``--precision`` (Elo at 2 players, OpenSkill mu at
+more; never on a perfect or a null record, whose interval says nothing) or the deal set
+is used up.  The same agent gives the same games: its seeds come from the deal and the
+seating.  An anchor rated as if it were
 new replays its own reference games, and lands on its frozen rating.
 
 Reports: a table of the ladder with X placed on it, JSON, a PNG (``--plot``) and a
@@ -28,6 +29,7 @@ from .arena import run_arena
 
 
 def rate(game: str, agent: str, ladder: str | None = None, precision: float = 100.0,
+         players: int = 2,
          max_deals: int | None = None, chunk: int = 4, min_deals: int = 4,
          out: str | Path = "rate_results", workers: int | None = None,
          move_limit: float | None = None, progress: bool = True, log=print,
@@ -35,8 +37,8 @@ def rate(game: str, agent: str, ladder: str | None = None, precision: float = 10
     """Rate ``agent`` (module docstring); the report as a dict."""
     from .arena import check_setup
 
-    game = check_setup(game, [agent], 2)
-    frozen = ladders.load_ladder(ladder or ladders.ladder_for(game, 2))
+    game = check_setup(game, [agent], players)
+    frozen = ladders.load_ladder(ladder or ladders.ladder_for(game, players))
     if frozen["game"] != game:
         raise ValueError(f"ladder {frozen['name']} is for {frozen['game']}, not {game}")
     if not precision > 0 or chunk < 1 or min_deals < 1:
@@ -47,12 +49,13 @@ def rate(game: str, agent: str, ladder: str | None = None, precision: float = 10
     deals = min(max(chunk, min_deals), limit)
     folder = Path(out) / frozen["name"] / _safe(agent)
     while True:
-        path, records = run_arena(game, [agent, *anchors], 2, deals, folder, seed=first,
+        path, records = run_arena(game, [agent, *anchors], frozen["players"], deals, folder,
+                                  seed=first,
                                   workers=workers, progress=progress, move_limit=move_limit,
                                   versus=agent, time_per_move=time_per_move)
         mine = [r for r in records if agent in r["seats"]
                 and first <= r["seed"] < first + deals]
-        fit = ladders.rate_against(mine, agent, anchors)
+        fit = ladders.fit_on_ladder(frozen, mine, agent)
         width = fit["high"] - fit["low"]
         decided = 0.0 < fit["score"] < 1.0
         if deals >= limit or (decided and deals >= min_deals and width < precision):
@@ -62,7 +65,8 @@ def rate(game: str, agent: str, ladder: str | None = None, precision: float = 10
         deals = min(deals + chunk, limit)
     forfeited = sum("forfeit" in r and r["forfeit"]["agent"] == agent for r in mine)
     return {"ladder": frozen["name"], "game": game, "game_version": frozen["game_version"],
-            "game_options": frozen["game_options"], "players": 2,
+            "game_options": frozen["game_options"], "players": frozen["players"],
+            "scale": frozen["scale"],
             "deal_set": {"first_seed": first, "count": count, "used": deals},
             "precision": precision, **fit, "forfeits": forfeited,
             "anchors": frozen["anchors"], "records": str(path),
@@ -73,6 +77,10 @@ def _safe(agent: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=,-]+", "_", agent).strip("_") or "agent"
 
 
+def _unit(report: dict) -> str:
+    return "Elo" if report["scale"] == "elo" else "mu"
+
+
 def table(report: dict) -> str:
     rows = [(a["agent"], a["rating"], a["low"], a["high"], "anchor")
             for a in report["anchors"] if a["agent"] != report["agent"]]
@@ -80,7 +88,7 @@ def table(report: dict) -> str:
     rows.sort(key=lambda row: -row[1])
     width = max(len(row[0]) for row in rows)
     lines = [f"{report['ladder']} ({report['games']} games of {report['agent']}, "
-             f"{report['deals']} deals)", f"{'agent':<{width}}  {'Elo':>6}  95% interval"]
+             f"{report['deals']} deals)", f"{'agent':<{width}}  {_unit(report):>6}  95% interval"]
     for name, rating, low, high, kind in rows:
         mark = "  <- rated" if kind == "rated" else ""
         lines.append(f"{name:<{width}}  {rating:+6.0f}  [{low:+.0f}, {high:+.0f}]{mark}")
@@ -94,7 +102,7 @@ def table(report: dict) -> str:
 def markdown(report: dict) -> str:
     deals = report["deal_set"]
     return "\n".join([
-        "| ladder | game (version, options) | deal set | games | Elo | 95% interval |",
+        f"| ladder | game (version, options) | deal set | games | {_unit(report)} | 95% interval |",
         "|---|---|---|---:|---:|---|",
         f"| `{report['ladder']}` | {report['game']} (v{report['game_version']}, "
         f"{json.dumps(report['game_options']) if report['game_options'] else 'defaults'}) "
@@ -102,7 +110,9 @@ def markdown(report: dict) -> str:
         f"{deals['used']} used, both seatings | {report['games']} | "
         f"{report['rating']:+.0f} | [{report['low']:+.0f}, {report['high']:+.0f}] |",
         "", f"`{report['agent']}` rated by `meeplezoo rate` with the anchors held at their "
-            f"frozen ratings (random = 0; Bradley-Terry, deal bootstrap)."])
+            f"frozen ratings (random = 0; "
+            f"{'Bradley-Terry' if report['scale'] == 'elo' else 'OpenSkill Plackett-Luce'}, "
+            f"deal bootstrap)."])
 
 
 def plot(report: dict, path: Path) -> Path:
@@ -121,7 +131,7 @@ def plot(report: dict, path: Path) -> Path:
         axes.errorbar(rating, y, xerr=[[rating - low], [high - rating]], fmt="o",
                       color=colour, capsize=3)
     axes.set_yticks(range(len(rows)), [row[0] for row in rows])
-    axes.set_xlabel("Elo (random = 0)")
+    axes.set_xlabel(f"{_unit(report)} (random = 0)")
     axes.set_title(f"{report['agent']} on {report['ladder']}")
     figure.tight_layout()
     figure.savefig(path, dpi=120)
@@ -133,9 +143,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game")
     parser.add_argument("--agent", required=True, help="agent spec, e.g. path/to/bot.py:Bot")
     parser.add_argument("--ladder", default=None, help="ladder name or JSON (default: the "
-                        "newest shipped for the game at 2 players)")
+                        "newest shipped for the game at --players)")
+    parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--precision", type=float, default=100.0,
-                        help="stop once the 95%% interval is narrower than this (Elo)")
+                        help="stop once the 95%% interval is narrower than this (Elo; "
+                             "OpenSkill mu at 3+ players)")
     parser.add_argument("--max-deals", type=int, default=None)
     parser.add_argument("--chunk", type=int, default=4, help="deals between fits")
     parser.add_argument("--min-deals", type=int, default=4,
@@ -151,7 +163,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    report = rate(args.game, args.agent, args.ladder, args.precision, args.max_deals,
+    report = rate(args.game, args.agent, args.ladder, args.precision, args.players,
+                  args.max_deals,
                   args.chunk, args.min_deals, out=args.out, workers=args.workers,
                   move_limit=args.move_limit, progress=not args.quiet,
                   time_per_move=args.time_per_move)

@@ -176,7 +176,8 @@ def plackett_luce(records: Sequence[dict], agents: Sequence[str], anchor: str,
         mu[seen], sigma[seen] = new_mu[seen] / count[seen], new_sigma[seen] / count[seen]
     ordinal = mu - 3.0 * sigma
     a = index[anchor]
-    return {"mu": mu - mu[a], "sigma": sigma, "ordinal": ordinal - ordinal[a]}
+    return {"mu": mu - mu[a], "sigma": sigma, "ordinal": ordinal - ordinal[a],
+            "mu_absolute": mu}
 
 
 # ---------------------------------------------------------------------------- bootstrap

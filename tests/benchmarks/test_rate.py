@@ -63,8 +63,7 @@ def test_every_shipped_ladder_rates_its_anchors_back_onto_their_ratings(name):
     for anchor, rating in ratings.items():
         if anchor == frozen["anchor"]:
             continue
-        others = {a: r for a, r in ratings.items() if a != anchor}
-        fit = ladder.rate_against(frozen["records"], anchor, others, resamples=50)
+        fit = ladder.fit_on_ladder(frozen, frozen["records"], anchor, resamples=50)
         assert fit["low"] <= rating <= fit["high"], (anchor, rating, fit)
 
 
@@ -115,3 +114,39 @@ def test_bad_ladders_are_refused(small_ladder, tmp_path):
         rate.rate("saint_malo", "random", str(small_ladder), out=tmp_path, progress=False)
     with pytest.raises(ValueError, match="include it in --anchors"):
         ladder.build(GAME, ["greedy", "mcts:20"], deals=1, work=tmp_path, out=tmp_path)
+
+
+def test_the_precision_figure_replays_prefixes_of_the_ladder(small_ladder):
+    from meeplezoo.benchmarks import rate_precision
+
+    frozen = ladder.load_ladder(str(small_ladder))
+    row = rate_precision.games_needed(frozen, "mcts:20", precision=1e6)
+    assert row["reached"] and row["deals"] >= 1 and row["games"] == 4 * row["deals"]
+    never = rate_precision.games_needed(frozen, "mcts:20", precision=1e-6)
+    assert not never["reached"] and never["games"] == 16
+    assert "| `greedy` |" in rate_precision.leaderboard(frozen)
+
+
+def test_the_time_control_figure_times_a_budgeted_search(tmp_path):
+    from meeplezoo.benchmarks import time_control
+
+    row = time_control.overshoot(GAME, budget=0.01, moves=3)
+    assert row["moves"] == 3 and row["budget_ms"] == 10.0
+    assert set(row["overshoot_ms"]) == {"median", "p95", "max"}
+
+
+def test_a_three_player_ladder_rates_with_openskill_and_fixed_anchors(tmp_path):
+    path = ladder.build(GAME, ANCHORS, deals=3, players=3, work=tmp_path / "work",
+                        out=tmp_path, workers=1, resamples=20, progress=False)
+    frozen = ladder.load_ladder(str(path))
+    assert frozen["name"] == "hansa_v0-3p-ladder-v1" and frozen["method"] == "plackett_luce"
+    assert frozen["games"] == 9 and all("mu" in a and "sigma" in a for a in frozen["anchors"])
+    greedy = next(a for a in frozen["anchors"] if a["agent"] == "greedy")
+    report = rate.rate(GAME, "agents/examples/my_agent.py:MostMovesAgent", str(path),
+                       precision=1e-9, players=3, out=tmp_path / "rate", workers=1,
+                       progress=False, log=lambda line: None)
+    # X replaces no anchor: tables of X with two of the three anchors, 3 rotations x 3 deals
+    assert report["games"] == 3 * 3 * 3 and report["scale"] == "openskill_mu"
+    assert report["low"] <= report["rating"] <= report["high"]
+    fit = ladder.fit_on_ladder(frozen, frozen["records"], "greedy", resamples=20)
+    assert fit["games"] == 9 and fit["low"] <= greedy["rating"] <= fit["high"]
