@@ -59,3 +59,19 @@ def write_report(report: dict, out: Path) -> None:
     """A benchmark's JSON report, its folder made if needed."""
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n")
+
+
+def command_main(prog: str, description: str, add_arguments, run, argv) -> int:
+    """A subcommand run alone (``python -m meeplezoo.benchmarks.match``): parse, run, and
+    turn bad input (a ``ValueError``) into one line and exit status 2."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    add_arguments(parser)
+    try:
+        return run(parser.parse_args(argv))
+    except ValueError as err:
+        print(f"{prog}: error: {err}", file=sys.stderr)
+        return 2
+

@@ -24,6 +24,7 @@ import numpy as np
 
 from . import sprt
 from .arena import run_arena
+from .common import command_main
 
 SPRT_KEYS = {"elo0": float, "elo1": float, "alpha": float, "beta": float}
 
@@ -168,13 +169,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="meeplezoo match", description=__doc__.splitlines()[0])
-    add_arguments(parser)
-    try:
-        return run(parser.parse_args(argv))
-    except ValueError as err:
-        print(f"meeplezoo match: error: {err}", file=sys.stderr)
-        return 2
+    return command_main("meeplezoo match", __doc__.splitlines()[0], add_arguments, run, argv)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from . import ladder as ladders
 from .arena import run_arena
+from .common import command_main
 
 
 def rate(game: str, agent: str, ladder: str | None = None, precision: float = 100.0,
@@ -180,13 +181,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="meeplezoo rate", description=__doc__.splitlines()[0])
-    add_arguments(parser)
-    try:
-        return run(parser.parse_args(argv))
-    except ValueError as err:
-        print(f"meeplezoo rate: error: {err}", file=sys.stderr)
-        return 2
+    return command_main("meeplezoo rate", __doc__.splitlines()[0], add_arguments, run, argv)
 
 
 if __name__ == "__main__":

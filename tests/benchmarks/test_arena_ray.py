@@ -54,17 +54,7 @@ def test_games_run_on_both_nodes_and_match_the_local_run(two_nodes, tmp_path, ca
     assert len(records) == 16 and len(again.read_text().splitlines()) == 16
 
 
-def test_without_ray_the_cli_names_the_extra_and_exits_2(tmp_path, capsys, monkeypatch):
-    import builtins
-
-    real_import = builtins.__import__
-
-    def no_ray(name, *args, **kwargs):
-        if name == "ray" or name.startswith("ray."):
-            raise ImportError("No module named 'ray'")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_ray)
+def test_without_ray_the_cli_names_the_extra_and_exits_2(tmp_path, capsys, without_ray):
     code = arena.main([GAME, "--agents", *AGENTS, "--games", "1", "--ray",
                        "--out", str(tmp_path), "--quiet", "--no-plot"])
     assert code == 2

@@ -116,20 +116,12 @@ def test_ray_alone_starts_a_local_ray_from_the_cli(tmp_path, capsys):
     assert len(rows(tmp_path / f"{GAME}_2p_az_seed1")) == 2
 
 
-def test_without_ray_the_cli_names_the_extra_and_exits_2(tmp_path, capsys, monkeypatch):
-    import builtins
-
-    real_import = builtins.__import__
-
-    def no_ray(name, *args, **kwargs):
-        if name == "ray" or name.startswith("ray."):
-            raise ImportError("No module named 'ray'")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_ray)
+def test_without_ray_the_cli_names_the_extra_and_exits_2(tmp_path, capsys, without_ray):
     assert main(["train", GAME, "--algo", "az", "--ray", "--run-dir", str(tmp_path)]) == 2
     assert "pip install 'meeplezoo[ray]'" in capsys.readouterr().err
-    monkeypatch.setattr(builtins, "__import__", real_import)
+
+
+def test_no_actors_is_one_clear_line(tmp_path, capsys):
     assert main(["train", GAME, "--algo", "az", "--ray", "--actors", "0",
                  "--run-dir", str(tmp_path)]) == 2
     assert "--actors must be >= 1" in capsys.readouterr().err
