@@ -7,8 +7,8 @@ Every anchor of every shipped ladder is rated as if it were new, on growing pref
 the ladder's deal set: rating it again would replay exactly these games (an agent's seeds
 come from the deal and the seating), so the prefixes are what ``rate`` would see after
 each deal.  The figure is the number of games at the first prefix whose 95% interval is
-narrower than ``--precision`` (100: +-50 Elo), or "more than all" where the deal set ends
-first.  No game is played.
+narrower than ``--precision`` (100: +-50 Elo), or where the deal set ends first, the
+games it would take extrapolated by the interval's 1 / sqrt(games).  No game is played.
 """
 
 from __future__ import annotations
@@ -33,8 +33,12 @@ def games_needed(frozen: dict, anchor: str, precision: float) -> dict:
         if 0 < fit["score"] < 1 and fit["high"] - fit["low"] < precision:
             return {"anchor": anchor, "games": fit["games"], "deals": deals, "reached": True,
                     "width": fit["high"] - fit["low"]}
+    width = fit["high"] - fit["low"]
+    # An interval narrows as 1 / sqrt(games): where the deal set ends first, the games the
+    # precision would take on a larger deal set.
     return {"anchor": anchor, "games": fit["games"], "deals": frozen["deals"]["count"],
-            "reached": False, "width": fit["high"] - fit["low"]}
+            "reached": False, "width": width,
+            "extrapolated_games": round(fit["games"] * (width / precision) ** 2)}
 
 
 def leaderboard(frozen: dict) -> str:
@@ -61,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
         print(leaderboard(frozen) + "\n")
         for row in rows:
             reached = (f"{row['games']} games ({row['deals']} deals)" if row["reached"] else
-                       f"more than {row['games']} games (width {row['width']:.0f} after all)")
+                       f"more than {row['games']} games (width {row['width']:.0f} after all; "
+                       f"~{row['extrapolated_games']} games by 1/sqrt(n))")
             print(f"  {row['anchor']}: +-{args.precision / 2:g} Elo after {reached}")
         print()
     Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
