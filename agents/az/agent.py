@@ -81,6 +81,11 @@ class AZAgent(Agent):
         if self.search is not None:
             self.search.reset(seed)
 
+    def set_time_budget(self, seconds: float) -> bool:
+        """By the clock with the PUCT root (the default); the Gumbel root's sequential
+        halving is planned for a number of simulations, and sims=0 costs one forward pass."""
+        return self.search is not None and self.search.set_time_budget(seconds)
+
     def act(self, env) -> int:
         game = env.unwrapped
         if game.spec.name != self.game:

@@ -90,6 +90,9 @@ class GumbelMCTS(MCTSAgent):
         self._root_stats: tuple | None = None
         self._alone = None
 
+    def set_time_budget(self, seconds: float) -> bool:
+        return False        # sequential halving splits a number of simulations, not seconds
+
     def act(self, env) -> int:
         from .lockstep import LockstepSearch
 

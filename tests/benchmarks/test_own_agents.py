@@ -175,5 +175,8 @@ def test_time_per_move_goes_to_the_agents_that_think_by_the_clock(tmp_path):
     agent = make_agent("mcts:100", GAME)
     assert agent.set_time_budget(0.02) and agent.seconds == 0.02
     assert not make_agent("greedy", GAME).set_time_budget(0.02)
+    assert make_agent("az:default", GAME).set_time_budget(0.02)         # PUCT root
+    assert not make_agent("az:default,root=gumbel", GAME).set_time_budget(0.02)
+    assert not make_agent("ppo:default", GAME).set_time_budget(0.02)
     with pytest.raises(ValueError, match="--time-per-move must be > 0"):
         arena.run_arena(GAME, ["random", "greedy"], out=tmp_path, time_per_move=0)
