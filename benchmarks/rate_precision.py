@@ -22,14 +22,12 @@ from .common import RESULTS_DIR
 
 
 def games_needed(frozen: dict, anchor: str, precision: float) -> dict:
-    ratings = {a["agent"]: a["rating"] for a in frozen["anchors"]}
-    others = {a: r for a, r in ratings.items() if a != anchor}
     first = frozen["deals"]["first_seed"]
     mine = [r for r in frozen["records"] if anchor in r["seats"]]
     fit = None
     for deals in range(1, frozen["deals"]["count"] + 1):
         prefix = [r for r in mine if r["seed"] < first + deals]
-        fit = ladders.rate_against(prefix, anchor, others, resamples=100)
+        fit = ladders.fit_on_ladder(frozen, prefix, anchor, resamples=100)
         if 0 < fit["score"] < 1 and fit["high"] - fit["low"] < precision:
             return {"anchor": anchor, "games": fit["games"], "deals": deals, "reached": True,
                     "width": fit["high"] - fit["low"]}
