@@ -4,10 +4,10 @@ played, and its record, forfeits included (``play_one``).
 An agent that raises, returns something that is not a legal action index, or overruns
 the job's ``move_limit_s`` forfeits: the game stops there, that seat is ranked last and
 every other seat first, and the record's ``forfeit`` says who and why, with the scores as
-they stood.  The run goes on with the next game.  With the job's ``time_per_move_s`` every agent
-that can think by the clock (``Agent.set_time_budget``: the searches) gets that budget per
-move; the record's ``timed_seats`` says which did, and every seat's thinking time is
-measured either way (``seat_seconds``).
+they stood.  The run goes on with the next game.  With the job's ``time_per_move_s``
+every agent that can think by the clock (``Agent.set_time_budget``: the searches) gets
+that budget per move; the record's ``timed_seats`` says which did, and every seat's
+thinking time is measured either way (``seat_seconds``).
 """
 
 from __future__ import annotations
@@ -104,18 +104,10 @@ def play_one(job: dict) -> dict:
 
 
 def _scores(env) -> tuple[list[int], list[int]]:
-    """Every seat's score and tiebreak: the env's final ones, or at a forfeit the points
-    on the board at that moment."""
-    if env.game_over:
-        order = env.possible_agents
-        return ([int(env.infos[a]["score"]) for a in order],
-                [int(env.infos[a].get("tiebreak", 0)) for a in order])
+    """Every seat's score and tiebreak: the final ones, or at a forfeit the points on the
+    board at that moment."""
     game = env.unwrapped
-    scores = np.zeros(game.num_players, dtype=np.int64)
-    tiebreaks = np.zeros(game.num_players, dtype=np.int64)
-    game.spec.kernels["scores"](game.state, scores)
-    game.spec.kernels["tiebreaks"](game.state, tiebreaks)
-    return [int(x) for x in scores], [int(x) for x in tiebreaks]
+    return [int(x) for x in game.scores()], [int(x) for x in game.tiebreaks()]
 
 
 def _illegal(action, mask: np.ndarray) -> str | None:

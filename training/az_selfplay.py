@@ -53,10 +53,7 @@ def final_targets(env, margin_scale: float) -> tuple[np.ndarray, np.ndarray]:
     other seat (divided by ``margin_scale``)."""
     game = env.unwrapped
     players = game.num_players
-    scores = np.zeros(players, dtype=np.int64)
-    tiebreaks = np.zeros(players, dtype=np.int64)
-    game.spec.kernels["scores"](game.state, scores)
-    game.spec.kernels["tiebreaks"](game.state, tiebreaks)
+    scores, tiebreaks = game.scores(), game.tiebreaks()
     rewards = np.zeros(players, dtype=np.float64)
     final_rewards(scores, tiebreaks, players, 0, 1.0, rewards)
     margins = np.array([scores[s] - np.delete(scores, s).max() for s in range(players)],

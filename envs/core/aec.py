@@ -243,6 +243,12 @@ class KernelEnv(AECEnv):
         self._scores(self.state, out)
         return out
 
+    def tiebreaks(self) -> np.ndarray:
+        """Tiebreak per seat (the rules' own, e.g. money left), as :meth:`scores`."""
+        out = np.zeros(self.num_players, dtype=np.int64)
+        self._tiebreaks(self.state, out)
+        return out
+
     def action_to_str(self, action: int) -> str:
         return self.spec.action_to_str(self.state, int(action))
 
