@@ -33,7 +33,6 @@ class IsolatedAgent(Agent):
         self.spec, self.game, self.name = spec, game, PREFIX + spec
         self.move_timeout: float | None = None       # the arena sets its --move-limit
         self.child: subprocess.Popen | None = None
-        self.seed = seed
         self._start()
         self._ask({"op": "reset", "seed": seed})      # a bad spec fails here, in the parent
 

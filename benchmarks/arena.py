@@ -178,6 +178,9 @@ def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int
     """
     game = check_setup(game, agents, num_players)
     arrangements(agents[:num_players], rotation)              # a bad rotation raises early
+    for flag, value in (("--move-limit", move_limit), ("--time-per-move", time_per_move)):
+        if value is not None and not value > 0:               # before anything is written
+            raise ValueError(f"{flag} must be > 0 seconds, got {value}")
     if ray is not None:
         from meeplezoo.training.ray_cluster import import_ray
 
@@ -185,12 +188,8 @@ def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int
     path = Path(out) / f"{game}_{num_players}p.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     done = {game_key(r) for r in load_records(path) if "seats" in r}
-    if move_limit is not None and not move_limit > 0:
-        raise ValueError(f"--move-limit must be > 0 seconds, got {move_limit}")
     todo = [job for job in schedule(game, agents, num_players, games, seed, rotation, versus)
             if game_key(job) not in done]
-    if time_per_move is not None and not time_per_move > 0:
-        raise ValueError(f"--time-per-move must be > 0 seconds, got {time_per_move}")
     if move_limit is not None:
         todo = [{**job, "move_limit_s": move_limit} for job in todo]
     if time_per_move is not None:

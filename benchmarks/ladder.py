@@ -35,6 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .ratings import points_over
+
 LADDER_DIR = Path(__file__).parent / "ladders"
 FORMAT = 1
 
@@ -49,20 +51,6 @@ def game_version(game: str) -> str:
 
 
 # ------------------------------------------------------------------------- fixed anchors
-
-
-def points_against(records: Sequence[dict], agent: str) -> dict[str, list[float]]:
-    """``agent``'s score in each of its 2-player games, by opponent."""
-    scores: dict[str, list[float]] = {}
-    for record in records:
-        seats = record["seats"]
-        if agent not in seats or len(seats) != 2 or seats[0] == seats[1]:
-            continue
-        me = seats.index(agent)
-        mine, theirs = record["ranks"][me], record["ranks"][1 - me]
-        scores.setdefault(seats[1 - me], []).append(
-            1.0 if mine < theirs else 0.5 if mine == theirs else 0.0)
-    return scores
 
 
 def fit_fixed(wins: np.ndarray, games: np.ndarray, anchor_elos: np.ndarray,
@@ -101,7 +89,7 @@ def rate_against(records: Sequence[dict], agent: str, anchors: dict[str, float],
         opponent = seats[1 - seats.index(agent)]
         if opponent not in anchors or opponent == agent:
             continue
-        score = points_against([record], agent)[opponent][0]
+        score = points_over(record, agent, opponent)
         cell = by_deal.setdefault(record["seed"], np.zeros((2, len(names))))
         cell[0, names.index(opponent)] += score
         cell[1, names.index(opponent)] += 1

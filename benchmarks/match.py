@@ -25,6 +25,7 @@ import numpy as np
 from . import sprt
 from .arena import run_arena
 from .common import command_main
+from .ratings import points_over
 
 SPRT_KEYS = {"elo0": float, "elo1": float, "alpha": float, "beta": float}
 
@@ -55,10 +56,7 @@ def pentanomial(records: list[dict], a: str, b: str) -> np.ndarray:
     for record in records:
         if sorted(record["seats"]) != sorted([a, b]):
             continue
-        seat = record["seats"].index(a)
-        mine, theirs = record["ranks"][seat], record["ranks"][1 - seat]
-        points.setdefault(record["seed"], []).append(
-            1.0 if mine < theirs else 0.5 if mine == theirs else 0.0)
+        points.setdefault(record["seed"], []).append(points_over(record, a, b))
     counts = np.zeros(5, dtype=np.int64)
     for pair in points.values():
         if len(pair) == 2:
@@ -70,10 +68,8 @@ def outcome(records: list[dict], a: str, b: str, settings: dict | None) -> dict:
     """The match so far: games, W/D/L and score of A, the pentanomial, A's Elo over B with
     its interval, and with an SPRT the LLR, its bounds and the verdict."""
     counts = pentanomial(records, a, b)
-    results = [(r["ranks"][r["seats"].index(a)], r["ranks"][r["seats"].index(b)])
-               for r in records if sorted(r["seats"]) == sorted([a, b])]
-    wins = sum(mine < theirs for mine, theirs in results)
-    draws = sum(mine == theirs for mine, theirs in results)
+    results = [points_over(r, a, b) for r in records if sorted(r["seats"]) == sorted([a, b])]
+    wins, draws = results.count(1.0), results.count(0.5)
     elo, low, high = sprt.elo_estimate(counts)
     report = {"agents": [a, b], "games": len(results), "pairs": int(counts.sum()),
               "wins": wins, "draws": draws, "losses": len(results) - wins - draws,

@@ -44,7 +44,7 @@ def rate(game: str, agent: str, ladder: str | None = None, precision: float = 10
         raise ValueError(f"ladder {frozen['name']} is for {frozen['game']}, not {game}")
     if not precision > 0 or chunk < 1 or min_deals < 1:
         raise ValueError("--precision must be > 0 and --chunk, --min-deals >= 1")
-    anchors = {a["agent"]: a["rating"] for a in frozen["anchors"] if a["agent"] != agent}
+    anchors = [a["agent"] for a in frozen["anchors"] if a["agent"] != agent]
     first, count = frozen["deals"]["first_seed"], frozen["deals"]["count"]
     limit = min(count, max_deals or count)
     deals = min(max(chunk, min_deals), limit)
@@ -70,8 +70,7 @@ def rate(game: str, agent: str, ladder: str | None = None, precision: float = 10
             "scale": frozen["scale"],
             "deal_set": {"first_seed": first, "count": count, "used": deals},
             "precision": precision, **fit, "forfeits": forfeited,
-            "anchors": frozen["anchors"], "records": str(path),
-            "top_anchor": max(anchors.values()), "bottom_anchor": min(anchors.values())}
+            "anchors": frozen["anchors"], "records": str(path)}
 
 
 def _safe(agent: str) -> str:
@@ -171,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
                   time_per_move=args.time_per_move)
     stem = Path(report["records"]).with_suffix("")
     summary = Path(f"{stem}_rating.json")
-    summary.write_text(json.dumps({k: v for k, v in report.items()}, indent=2) + "\n")
+    summary.write_text(json.dumps(report, indent=2) + "\n")
     print(table(report))
     print("\n" + markdown(report))
     print(f"\nrecords: {report['records']}\nsummary: {summary}")

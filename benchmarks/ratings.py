@@ -47,6 +47,14 @@ def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
 # ----------------------------------------------------------------------------- pairwise
 
 
+def points_over(record: dict, agent: str, opponent: str) -> float:
+    """What ``agent`` took from ``opponent`` in one game: 1 for finishing ahead, 1/2 for a
+    tie, 0 behind (the convention of :func:`pairwise_points`)."""
+    mine = record["ranks"][record["seats"].index(agent)]
+    theirs = record["ranks"][record["seats"].index(opponent)]
+    return 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+
+
 def pairwise_points(records: Sequence[dict], agents: Sequence[str]) -> np.ndarray:
     """W[i, j] = points agent i took from agent j (a finish ahead = 1, a tie = 1/2)."""
     index = {a: k for k, a in enumerate(agents)}

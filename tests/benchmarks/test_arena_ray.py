@@ -32,14 +32,6 @@ def _games(path) -> dict:
     return games
 
 
-@pytest.fixture(scope="module")
-def two_nodes():
-    cluster = loopback_cluster(2)
-    yield cluster
-    ray.shutdown()
-    cluster.shutdown()
-
-
 def test_games_run_on_both_nodes_and_match_the_local_run(two_nodes, tmp_path, capsys):
     on_ray, _ = arena.run_arena(GAME, AGENTS, games=8, out=tmp_path / "ray", workers=2,
                                 progress=True, ray=two_nodes.address)

@@ -21,7 +21,6 @@ pytest.importorskip("tyro")
 from meeplezoo.training.az import Options, optional_value, train  # noqa: E402
 from meeplezoo.training.checkpoint import load_checkpoint  # noqa: E402
 from meeplezoo.training.cli import main  # noqa: E402
-from meeplezoo.training.ray_cluster import loopback_cluster  # noqa: E402
 
 GAME = "hansa_v0"
 # Two games per actor and 100 moves each a call: a few Hansa games end within 10 calls.
@@ -33,14 +32,6 @@ SMALL = dict(game=GAME, num_games=2, simulations=8, fast_simulations=2, consider
 def rows(run) -> list[dict]:
     with (run / "progress.csv").open(newline="") as handle:
         return list(csv.DictReader(handle))
-
-
-@pytest.fixture(scope="module")
-def two_nodes():
-    cluster = loopback_cluster(2)
-    yield cluster
-    ray.shutdown()
-    cluster.shutdown()
 
 
 def test_actors_on_both_nodes_train_checkpoint_and_resume(two_nodes, tmp_path):
