@@ -3,6 +3,8 @@ tournament, shipped with the package, so that any new agent is rated on the same
 
     python -m meeplezoo.benchmarks.ladder build hansa_v0 \\
         --anchors random greedy mcts:200 mcts:1000 az:default ppo:default --deals 20
+    python -m meeplezoo.benchmarks.ladder extend hansa_v0-2p-ladder-v1 --rating-deals 200 \
+        --version 2
     python -m meeplezoo.benchmarks.ladder list
 
 A ladder ``<game>-<players>p-ladder-v<version>`` is a JSON file in ``benchmarks/ladders/``
@@ -10,7 +12,11 @@ A ladder ``<game>-<players>p-ladder-v<version>`` is a JSON file in ``benchmarks/
 set; the game's version and options; the command that built it) beside the reference
 tournament's records (``.jsonl.gz``, every anchor against every other on the deal set in
 both seatings).  ``meeplezoo rate`` (``rate.py``) plays a new agent against the anchors on
-that deal set and fits only its rating, the anchors held at their frozen values.
+that deal set and fits only its rating, the anchors held at their frozen values.  A
+reference tournament of every anchor against every other is costly, so a ladder may
+publish a larger rating deal set (``rating_deals``, seeds following the reference deals):
+a new agent then plays the anchors on as many deals as its interval needs, while the
+anchors' ratings stay those of the reference games.
 
 The fit of one agent against fixed anchors is Bradley-Terry in one unknown: the Elo ``R``
 maximising ``sum_games s log P + (1 - s) log(1 - P)``, ``P = 1 / (1 + 10^((R_a - R) /
@@ -177,9 +183,7 @@ def fit_on_ladder(frozen: dict, records: Sequence[dict], agent: str,
 def load_ladder(name_or_path: str) -> dict:
     """A ladder by name (``hansa_v0-2p-ladder-v1``) or JSON path, checked; ``records``
     holds its reference games."""
-    path = Path(name_or_path)
-    if not path.suffix:
-        path = LADDER_DIR / f"{name_or_path}.json"
+    path = _ladder_path(name_or_path)
     if not path.is_file():
         raise ValueError(f"no ladder {name_or_path!r}; shipped: {', '.join(shipped()) or 'none'}")
     try:
@@ -191,6 +195,10 @@ def load_ladder(name_or_path: str) -> dict:
         ladder["records"] = [json.loads(line) for line in raw.decode().splitlines()]
         for key in ("name", "game", "players", "anchors", "deals"):
             ladder[key]
+        rating = rating_deals(ladder)
+        if not (isinstance(rating["count"], int) and rating["count"] >= ladder["deals"]["count"]
+                and rating["first_seed"] == ladder["deals"]["first_seed"]):
+            raise ValueError("its rating deal set must start with the reference deals")
         if ladder.get("format") != FORMAT:
             raise ValueError(f"format {ladder.get('format')!r}, this code reads {FORMAT}")
     except (OSError, KeyError, TypeError, json.JSONDecodeError, gzip.BadGzipFile) as err:
@@ -203,6 +211,40 @@ def load_ladder(name_or_path: str) -> dict:
 
 def shipped() -> list[str]:
     return sorted(p.stem for p in LADDER_DIR.glob("*.json"))
+
+
+def _ladder_path(name_or_path: str) -> Path:
+    path = Path(name_or_path)
+    return LADDER_DIR / f"{name_or_path}.json" if not path.suffix else path
+
+
+def rating_deals(ladder: dict) -> dict:
+    """The deals ``rate`` plays a new agent on: the reference tournament's deals, and in a
+    ladder that publishes more (``extend``), the further deals after them."""
+    return ladder.get("rating_deals", ladder["deals"])
+
+
+def extend(name: str, count: int, version: int) -> Path:
+    """A new version of ladder ``name``: the same reference tournament (its records file,
+    anchors and ratings unchanged) with a rating deal set of ``count`` deals, so that
+    ``rate`` can go on past the reference deals to a narrower interval.  A new version,
+    because the same agent then plays more games; the old one still rates as it did.  It
+    is written beside ``name``, whose records file it shares."""
+    old = load_ladder(name)
+    if count < old["deals"]["count"]:
+        raise ValueError(f"--rating-deals {count} is fewer than the {old['deals']['count']} "
+                         f"reference deals")
+    new_name = ladder_name(old["game"], old["players"], version)
+    if new_name == old["name"]:
+        raise ValueError(f"--version {version} is {name}'s own version")
+    ladder = {**json.loads(_ladder_path(name).read_text()), "name": new_name,
+              "rating_deals": {"first_seed": old["deals"]["first_seed"], "count": count},
+              "extends": old["name"],
+              "extend_command": f"python -m meeplezoo.benchmarks.ladder extend {old['name']} "
+                         f"--rating-deals {count} --version {version}"}
+    path = _ladder_path(name).with_name(f"{new_name}.json")
+    path.write_text(json.dumps(ladder, indent=2) + "\n")
+    return path
 
 
 def ladder_for(game: str, players: int) -> str:
@@ -279,6 +321,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default=str(LADDER_DIR))
     p.add_argument("--workers", type=int, default=None)
     p.add_argument("--quiet", action="store_true")
+    p = commands.add_parser("extend", help="a new version of a ladder with a larger deal set "
+                            "for rate (same reference games)")
+    p.add_argument("ladder")
+    p.add_argument("--rating-deals", type=int, required=True)
+    p.add_argument("--version", type=int, required=True)
     commands.add_parser("list", help="the shipped ladders")
     args = parser.parse_args(argv)
     try:
@@ -287,6 +334,9 @@ def main(argv: list[str] | None = None) -> int:
                 ladder = load_ladder(name)
                 print(f"{name}: {ladder['games']} games; " + ", ".join(
                     f"{a['agent']} {a['rating']:+.0f}" for a in ladder["anchors"]))
+            return 0
+        if args.command == "extend":
+            print(f"ladder: {extend(args.ladder, args.rating_deals, args.version)}")
             return 0
         path = build(args.game, args.anchors, args.deals, args.version, args.players,
                      work=args.work,

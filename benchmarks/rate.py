@@ -28,8 +28,12 @@ from . import ladder as ladders
 from .arena import run_arena
 from .common import command_main
 
+# At 3+ players the scale is OpenSkill mu, whose beta (25/6) is a gap of about 200 Elo
+# between two players (a 76% win chance), so +-50 Elo is about +-beta/4 mu.
+DEFAULT_PRECISION = {"elo": 100.0, "openskill_mu": 25 / 12}
 
-def rate(game: str, agent: str, ladder: str | None = None, precision: float = 100.0,
+
+def rate(game: str, agent: str, ladder: str | None = None, precision: float | None = None,
          players: int = 2,
          max_deals: int | None = None, chunk: int = 4, min_deals: int = 4,
          out: str | Path = "rate_results", workers: int | None = None,
@@ -42,10 +46,12 @@ def rate(game: str, agent: str, ladder: str | None = None, precision: float = 10
     frozen = ladders.load_ladder(ladder or ladders.ladder_for(game, players))
     if frozen["game"] != game:
         raise ValueError(f"ladder {frozen['name']} is for {frozen['game']}, not {game}")
+    precision = DEFAULT_PRECISION[frozen["scale"]] if precision is None else precision
     if not precision > 0 or chunk < 1 or min_deals < 1:
         raise ValueError("--precision must be > 0 and --chunk, --min-deals >= 1")
     anchors = [a["agent"] for a in frozen["anchors"] if a["agent"] != agent]
-    first, count = frozen["deals"]["first_seed"], frozen["deals"]["count"]
+    deal_set = ladders.rating_deals(frozen)
+    first, count = deal_set["first_seed"], deal_set["count"]
     limit = min(count, max_deals or count)
     deals = min(max(chunk, min_deals), limit)
     folder = Path(out) / frozen["name"] / _safe(agent)
@@ -61,8 +67,9 @@ def rate(game: str, agent: str, ladder: str | None = None, precision: float = 10
         decided = 0.0 < fit["score"] < 1.0
         if deals >= limit or (decided and deals >= min_deals and width < precision):
             break
-        log(f"  {fit['games']} games: {fit['rating']:+.0f} [{fit['low']:+.0f}, "
-            f"{fit['high']:+.0f}] (width {width:.0f}, target {precision:g})")
+        d = _digits(frozen)
+        log(f"  {fit['games']} games: {fit['rating']:+.{d}f} [{fit['low']:+.{d}f}, "
+            f"{fit['high']:+.{d}f}] (width {width:.{d + 1}f}, target {precision:g})")
         deals = min(deals + chunk, limit)
     forfeited = sum("forfeit" in r and r["forfeit"]["agent"] == agent for r in mine)
     return {"ladder": frozen["name"], "game": game, "game_version": frozen["game_version"],
@@ -81,17 +88,22 @@ def _unit(report: dict) -> str:
     return "Elo" if report["scale"] == "elo" else "mu"
 
 
+def _digits(report: dict) -> int:
+    """Decimals worth printing: Elo in whole points, mu (a few units wide) to a tenth."""
+    return 0 if report["scale"] == "elo" else 1
+
+
 def table(report: dict) -> str:
     rows = [(a["agent"], a["rating"], a["low"], a["high"], "anchor")
             for a in report["anchors"] if a["agent"] != report["agent"]]
     rows.append((report["agent"], report["rating"], report["low"], report["high"], "rated"))
     rows.sort(key=lambda row: -row[1])
-    width = max(len(row[0]) for row in rows)
+    width, d = max(len(row[0]) for row in rows), _digits(report)
     lines = [f"{report['ladder']} ({report['games']} games of {report['agent']}, "
              f"{report['deals']} deals)", f"{'agent':<{width}}  {_unit(report):>6}  95% interval"]
     for name, rating, low, high, kind in rows:
         mark = "  <- rated" if kind == "rated" else ""
-        lines.append(f"{name:<{width}}  {rating:+6.0f}  [{low:+.0f}, {high:+.0f}]{mark}")
+        lines.append(f"{name:<{width}}  {rating:+6.{d}f}  [{low:+.{d}f}, {high:+.{d}f}]{mark}")
     if report["score"] in (0.0, 1.0):
         side = "above the top" if report["score"] == 1.0 else "below the bottom"
         lines.append(f"(a perfect record: {report['agent']} is {side} of this ladder; its "
@@ -100,7 +112,7 @@ def table(report: dict) -> str:
 
 
 def markdown(report: dict) -> str:
-    deals = report["deal_set"]
+    deals, d = report["deal_set"], _digits(report)
     return "\n".join([
         f"| ladder | game (version, options) | deal set | games | {_unit(report)} | 95% interval |",
         "|---|---|---|---:|---:|---|",
@@ -108,7 +120,7 @@ def markdown(report: dict) -> str:
         f"{json.dumps(report['game_options']) if report['game_options'] else 'defaults'}) "
         f"| seeds {deals['first_seed']}-{deals['first_seed'] + deals['count'] - 1}, "
         f"{deals['used']} used, both seatings | {report['games']} | "
-        f"{report['rating']:+.0f} | [{report['low']:+.0f}, {report['high']:+.0f}] |",
+        f"{report['rating']:+.{d}f} | [{report['low']:+.{d}f}, {report['high']:+.{d}f}] |",
         "", f"`{report['agent']}` rated by `meeplezoo rate` with the anchors held at their "
             f"frozen ratings (random = 0; "
             f"{'Bradley-Terry' if report['scale'] == 'elo' else 'OpenSkill Plackett-Luce'}, "
@@ -145,9 +157,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ladder", default=None, help="ladder name or JSON (default: the "
                         "newest shipped for the game at --players)")
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--precision", type=float, default=100.0,
-                        help="stop once the 95%% interval is narrower than this (Elo; "
-                             "OpenSkill mu at 3+ players)")
+    parser.add_argument("--precision", type=float, default=None,
+                        help="stop once the 95%% interval is narrower than this (Elo, "
+                             "default 100; OpenSkill mu at 3+ players, default 2.08, "
+                             "about the same)")
     parser.add_argument("--max-deals", type=int, default=None)
     parser.add_argument("--chunk", type=int, default=4, help="deals between fits")
     parser.add_argument("--min-deals", type=int, default=4,

@@ -88,6 +88,36 @@ def test_the_same_agent_plays_the_same_games_and_reports(small_ladder, tmp_path,
     assert report["deal_set"]["used"] == 2 and math.isfinite(report["rating"])
 
 
+def test_an_extended_ladder_rates_past_its_reference_deals(small_ladder, tmp_path):
+    path = ladder.extend(str(small_ladder), 6, version=2)
+    old, new = ladder.load_ladder(str(small_ladder)), ladder.load_ladder(str(path))
+    assert new["name"] == "hansa_v0-2p-ladder-v2" and new["extends"] == old["name"]
+    assert new["anchors"] == old["anchors"] and new["records"] == old["records"]
+    assert ladder.rating_deals(new) == {"first_seed": 0, "count": 6}
+    assert ladder.rating_deals(old) == old["deals"]
+    report = rate.rate(GAME, "greedy", str(path), precision=1e-9, out=tmp_path, workers=1,
+                       progress=False, log=lambda line: None)
+    assert report["deal_set"] == {"first_seed": 0, "count": 6, "used": 6}
+    assert report["games"] == 6 * 2 * 2              # 2 anchors, both seatings, 6 deals
+    played = sorted(json.dumps({k: v for k, v in r.items() if "seconds" not in k}, sort_keys=True)
+                    for r in map(json.loads, next(tmp_path.rglob("*.jsonl")).read_text()
+                                 .splitlines()) if r["seed"] < 4)
+    reference = sorted(json.dumps({k: v for k, v in r.items() if "seconds" not in k},
+                                  sort_keys=True) for r in old["records"] if "greedy" in r["seats"])
+    assert played == reference                       # the reference deals replay exactly
+    with pytest.raises(ValueError, match="fewer than the 4 reference deals"):
+        ladder.extend(str(small_ladder), 3, version=3)
+    with pytest.raises(ValueError, match="own version"):
+        ladder.extend(str(small_ladder), 8, version=1)
+    shrunk = json.loads(path.read_text())
+    shrunk["rating_deals"]["count"] = 2
+    (tmp_path / path.name).write_text(json.dumps(shrunk))
+    (tmp_path / shrunk["records"]).write_bytes(small_ladder.with_name(shrunk["records"])
+                                               .read_bytes())
+    with pytest.raises(ValueError, match="must start with the reference deals"):
+        ladder.load_ladder(str(tmp_path / path.name))
+
+
 def test_a_perfect_record_never_stops_early(small_ladder, tmp_path):
     report = rate.rate(GAME, "agents/examples/my_agent.py:first_legal", str(small_ladder),
                        precision=5000, chunk=1, min_deals=1, out=tmp_path, workers=1,
@@ -148,5 +178,9 @@ def test_a_three_player_ladder_rates_with_openskill_and_fixed_anchors(tmp_path):
     # X replaces no anchor: tables of X with two of the three anchors, 3 rotations x 3 deals
     assert report["games"] == 3 * 3 * 3 and report["scale"] == "openskill_mu"
     assert report["low"] <= report["rating"] <= report["high"]
+    again = rate.rate(GAME, "agents/examples/my_agent.py:MostMovesAgent", str(path),
+                      players=3, out=tmp_path / "rate", workers=1, progress=False,
+                      log=lambda line: None)           # resumed: no game played again
+    assert again["precision"] == pytest.approx(25 / 12) and again["games"] >= 9
     fit = ladder.fit_on_ladder(frozen, frozen["records"], "greedy", resamples=20)
     assert fit["games"] == 9 and fit["low"] <= greedy["rating"] <= fit["high"]
