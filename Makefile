@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet $(TORCH_CPU) || echo "torch CPU build unavailable; training extras skipped"
-	$(PY) -m pip install --quiet -e ".[dev,train,ray,rllib]"
+	$(PY) -m pip install --quiet -e ".[dev,train,ray,rllib,web]"
 	@touch $(STAMP)
 
 setup: $(STAMP)

@@ -1,12 +1,13 @@
-"""The ``meeplezoo`` command line: ``demo``, ``games``, ``play``, ``replay``, ``arena``,
-``match``, ``rate``, ``train``, ``warmup``, ``bench``.
+"""The ``meeplezoo`` command line: ``demo``, ``games``, ``play``, ``serve``, ``replay``,
+``arena``, ``match``, ``rate``, ``train``, ``warmup``, ``bench``.
 
 ``meeplezoo demo`` trains a Hansa bot by search and self-play for a few minutes and rates
 it, with the shipped bot, against random, greedy and the search (``--bots``: bots play a
 few games instead);
 ``meeplezoo arena saint_malo --agents random greedy mcts:200 --games 50`` rates agents;
 ``meeplezoo play saint_malo --seats human mcts:2000`` plays against bots in the terminal
-and ``meeplezoo replay game.json`` watches a recorded game.
+and ``meeplezoo replay game.json`` watches a recorded game; ``meeplezoo serve`` does both
+in a browser.
 """
 
 from __future__ import annotations
@@ -117,6 +118,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("play", help="play against bots in the terminal")
     terminal.add_arguments(p)
     p.set_defaults(handler=terminal.play_command)
+    from .web import server as web_server  # light: starlette only when serving
+
+    p = commands.add_parser("serve", help="play and watch the games in a browser "
+                            "(the [web] extra)")
+    web_server.add_arguments(p)
+    p.set_defaults(handler=web_server.serve_command)
     p = commands.add_parser("replay", help="step through a recorded game, or film it")
     replay.add_arguments(p)
     p.set_defaults(handler=replay.replay_command)

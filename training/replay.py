@@ -50,6 +50,11 @@ def read_json(path: str | Path, what: str) -> dict:
         raise ValueError(f"no {what} at {path}") from None
     except (OSError, UnicodeDecodeError) as err:
         raise ValueError(f"cannot read {what} {path}: {err}") from None
+    return parse_json(text, path, what)
+
+
+def parse_json(text: str, path, what: str) -> dict:
+    """A JSON object from ``text`` (named ``path`` in messages); else a ``ValueError``."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
@@ -130,17 +135,41 @@ def record_game(game: str, agents: Sequence, seed: int, **options) -> dict:
     env.reset(seed=seed)
     for index, agent in enumerate(agents):
         agent.reset(seed=seed * 1000 + index)
-    actions = []
+    actions, evaluations = [], []
     while not env.game_over:
-        action = int(agents[env.agent_name_mapping[env.agent_selection]].act(env))
+        agent = agents[env.agent_name_mapping[env.agent_selection]]
+        action = int(agent.act(env))
+        evaluations.append(search_evaluation(agent, env))
         env.step(action)
         actions.append(action)
-    return make_record(game, options, [a.name for a in agents], seed, actions, env)
+    record = make_record(game, options, [a.name for a in agents], seed, actions, env)
+    if any(e is not None for e in evaluations):
+        record["evaluations"] = evaluations
+    return record
+
+
+def search_evaluation(agent, env, top: int = 5) -> dict | None:
+    """What a search agent thought of the move it just chose, for a replay: its root value
+    for the mover and its most visited moves; None for an agent that does not search."""
+    tree = getattr(agent, "tree", None) or getattr(getattr(agent, "search", None), "tree", None)
+    if tree is None:
+        return None
+    children = sorted(tree.root_children(), key=lambda c: (-c[1], c[0]))
+    if not children:
+        return None
+    visits = sum(c[1] for c in children)
+    return {"value": round(float(children[0][2]), 4), "visits": visits,
+            "moves": [{"move": env.action_to_str(a), "action": int(a), "visits": int(n),
+                       "value": round(float(v), 4)} for a, n, v in children[:top]]}
 
 
 def read_replay(path: str | Path) -> dict:
     """A validated replay record (``ValueError`` with one clear line if not)."""
-    data = read_json(path, "meeplezoo replay")
+    return check_replay(read_json(path, "meeplezoo replay"), path)
+
+
+def check_replay(data: dict, path="replay") -> dict:
+    """``data`` (a parsed JSON object) checked as a replay; its fields normalised."""
     record = check_game_fields(data, path, "meeplezoo replay", FORMAT, VERSION)
     players = record["num_players"]
     for key in ("scores", "rewards"):
@@ -150,6 +179,13 @@ def read_replay(path: str | Path) -> dict:
             raise ValueError(f"{path} is a corrupt meeplezoo replay: '{key}' must hold one "
                              f"number per seat")
         record[key] = values
+    evaluations = data.get("evaluations")
+    if evaluations is not None:
+        if not (isinstance(evaluations, list) and len(evaluations) == len(record["actions"])
+                and all(e is None or isinstance(e, dict) for e in evaluations)):
+            raise ValueError(f"{path} is a corrupt meeplezoo replay: 'evaluations' must hold "
+                             f"one object (or null) per move")
+        record["evaluations"] = evaluations
     return record
 
 

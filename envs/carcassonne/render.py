@@ -257,13 +257,46 @@ def _panel(img, state: np.ndarray, left: int) -> None:
         draw.text(img, y + 6, x, "game over", LAST_RGB)
 
 
+def board_layout(state: np.ndarray) -> tuple[int, int, int, int, int]:
+    """(x0, y0, px, cols, rows): the board cell drawn top-left, the tile size in pixels
+    and the board's size in tiles (the placed tiles' box grown by one on every side)."""
+    x0, x1, y0, y1 = _bounds(state)
+    cols, rows = x1 - x0 + 1, y1 - y0 + 1
+    return x0, y0, int(max(12, min(TILE_PX, 1200 // cols, 900 // rows))), cols, rows
+
+
+def move_targets(state: np.ndarray) -> dict[int, tuple[int, int, int, int]]:
+    """Where moves go in ``render_rgb``: a placement (CA-3) -> its board cell (the four
+    rotations share it), a meeple (CA-4) -> a box round its spot on the tile just placed."""
+    state = np.ascontiguousarray(state, dtype=np.int64)
+    x0, y0, px, _, _ = board_layout(state)
+    phase, targets = int(state[H_PHASE]), {}
+    if phase == D.PH_PLACE:
+        for j in range(int(state[D.G_FRONTIER])):          # either action layout
+            x, y = D.xy_of(int(state[D.F_CELL + j]))
+            for rotation in range(4):
+                targets[D.placement_action(state, x, y, rotation)] = (
+                    (y - y0) * px, (x - x0) * px, px, px)
+    elif phase == D.PH_MEEPLE and int(state[D.G_PLACED]):
+        index = int(state[D.G_PLACED]) - 1
+        x, y = D.xy_of(int(state[D.T_CELL + index]))
+        t, r = int(state[D.T_TYPE + index]), int(state[D.T_ROT + index])
+        points = _tile_image(t, r, px, bool(state[D.C_IC_INN]))[1]
+        half = max(px // 6, 4)
+        layout = D.layout_of(state)
+        for slot, (u, v) in enumerate(points):
+            cy, cx = (y - y0) * px + int(v * (px - 1)), (x - x0) * px + int(u * (px - 1))
+            for large in (False, True):
+                targets[D.meeple_action(slot, large, layout)] = (cy - half, cx - half,
+                                                                 2 * half, 2 * half)
+    return targets
+
+
 def render_rgb(state: np.ndarray) -> np.ndarray:
     """The board (tiles drawn from their segments, meeples in seat colours, where the tile
     in hand fits, the last tile outlined) and a side panel (title, scores, supplies, the
     tile in hand).  Tiles are 48 px, smaller on boards too big for ~1200 x 900 pixels."""
-    x0, x1, y0, y1 = _bounds(state)
-    cols, rows = x1 - x0 + 1, y1 - y0 + 1
-    px = int(max(12, min(TILE_PX, 1200 // cols, 900 // rows)))
+    x0, y0, px, cols, rows = board_layout(state)
     height = max(rows * px, 68 + 42 * int(state[H_NUM_PLAYERS]) + 100)
     img = draw.canvas(height, cols * px + PANEL_W, EMPTY_RGB)
     for row in range(rows + 1):

@@ -89,6 +89,10 @@ class GameSpec:
     default_start_seat: int | str = "random"
     render_ansi: Callable[[np.ndarray], str] | None = field(repr=False, default=None)
     render_rgb: Callable[[np.ndarray], np.ndarray] | None = field(repr=False, default=None)
+    # Where a move goes on the ``render_rgb`` picture: action -> (y, x, height, width) in
+    # pixels, for the moves that have a place on the board (the browser makes them
+    # clickable); {} for a game whose moves are all chosen from a list.
+    move_targets: Callable[[np.ndarray], dict] | None = field(repr=False, default=None)
 
     def kernel(self, name: str) -> Callable:
         return self.kernels[name]

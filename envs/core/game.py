@@ -21,8 +21,11 @@ def game_spec(name: str, data: ModuleType, kernel_modules: tuple[ModuleType, ...
     the contract's kernels from ``kernel_modules``, and the renderer imported on first use
     (most training never renders)."""
 
-    def renderer(kind: str):
-        return lambda state: getattr(importlib.import_module(render_module), kind)(state)
+    def renderer(kind: str, default=None):
+        def call(state):
+            function = getattr(importlib.import_module(render_module), kind, None)
+            return function(state) if function is not None else default
+        return call
 
     return GameSpec(
         name=name,
@@ -45,6 +48,7 @@ def game_spec(name: str, data: ModuleType, kernel_modules: tuple[ModuleType, ...
         truncated_slot=getattr(data, "G_TRUNCATED", None),
         render_ansi=renderer("render_ansi"),
         render_rgb=renderer("render_rgb"),
+        move_targets=renderer("move_targets", default={}),
     )
 
 

@@ -14,6 +14,7 @@ from ..core import draw
 from ..core.contract import CHANCE, H_NUM_PLAYERS, H_PHASE, H_TO_MOVE, TERMINAL
 from .city import defence, empty_bb, end_score, popcount
 from .data import (
+    A_PLACE,
     C_BOXES_PER_PLAYER,
     C_STRENGTH,
     CHURCH_1,
@@ -248,6 +249,17 @@ def cell_origin(num_players: int, seat: int, cell: int) -> tuple[int, int]:
     y, x = panel_origin(num_players, seat)
     r, c = divmod(cell, SIDE)
     return y + MARGIN + LABEL_H + r * CELL, x + MARGIN + c * CELL
+
+
+def move_targets(state) -> dict[int, tuple[int, int, int, int]]:
+    """Every placing move (SM-6/SM-9: a cell of the active player's city) -> the cell's box
+    in ``render_rgb``; the dice, scoring and character choices have no place on a city."""
+    state = _prepare(state)
+    if int(state[H_PHASE]) not in (PH_PLACE, PH_HOUSES):
+        return {}
+    n, seat = int(state[H_NUM_PLAYERS]), int(state[G_ACTIVE])
+    return {A_PLACE + cell: (*cell_origin(n, seat, cell), CELL, CELL)
+            for cell in range(SIDE * SIDE)}
 
 
 def strip_title(state) -> str:
