@@ -282,7 +282,7 @@ def move_targets(state: np.ndarray) -> dict[int, tuple[int, int, int, int]]:
         x, y = D.xy_of(int(state[D.T_CELL + index]))
         t, r = int(state[D.T_TYPE + index]), int(state[D.T_ROT + index])
         points = _tile_image(t, r, px, bool(state[D.C_IC_INN]))[1]
-        half = max(px // 6, 4)
+        half = max(px // 10, 3)             # small: two spots on one tile may be close
         layout = D.layout_of(state)
         for slot, (u, v) in enumerate(points):
             cy, cx = (y - y0) * px + int(v * (px - 1)), (x - x0) * px + int(u * (px - 1))

@@ -5,7 +5,8 @@
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
-const BOT_DELAY_MS = 250;        // a bot's move shown for a moment before the next one
+// A bot's move stays on screen a moment before the next one (?delay=MS changes it).
+const BOT_DELAY_MS = Number(new URLSearchParams(location.search).get("delay") ?? 250);
 let setup = null;                 // GET /api/setup
 let current = null;               // the view on screen (a game or a replay)
 let pending = 0;                  // requests in flight: body[data-busy]
@@ -24,6 +25,7 @@ function showError(message) {
 }
 
 async function api(method, path, body) {
+  document.body.dataset.ready = "0";
   pending += 1;
   document.body.dataset.busy = "1";
   try {
@@ -42,7 +44,10 @@ async function api(method, path, body) {
 }
 
 async function attempt(action) {
-  try { showError(""); await action(); } catch (err) { showError(err.message); }
+  try { showError(""); await action(); } catch (err) {
+    showError(err.message);
+    document.body.dataset.ready = "1";
+  }
 }
 
 // --- setting up ------------------------------------------------------------------------
@@ -200,9 +205,11 @@ function show(view) {
   $("setup").hidden = true; $("loader").hidden = true; $("table").hidden = false;
   drawBoard(view);
   drawSide(view);
-  if (view.kind === "game" && !view.over && !view.human_to_move && $("auto").checked) {
-    setTimeout(() => attempt(botMove), BOT_DELAY_MS);
-  }
+  document.body.dataset.session = view.id;
+  const botNext = view.kind === "game" && !view.over && !view.human_to_move;
+  if (botNext && $("auto").checked) setTimeout(() => attempt(botMove), BOT_DELAY_MS);
+  // For scripts driving the page (the browser tests): a person may act now.
+  document.body.dataset.ready = botNext && $("auto").checked ? "0" : "1";
 }
 
 // --- acting ------------------------------------------------------------------------------
@@ -312,6 +319,7 @@ async function init() {
     if (e.key === "ArrowRight") attempt(() => goTo(current.ply + 1));
     if (e.key === "ArrowLeft") attempt(() => goTo(current.ply - 1));
   });
+  document.body.dataset.ready = "1";
 }
 
 attempt(init);
