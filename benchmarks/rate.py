@@ -28,9 +28,11 @@ from . import ladder as ladders
 from .arena import run_arena
 from .common import command_main
 
-# At 3+ players the scale is OpenSkill mu, whose beta (25/6) is a gap of about 200 Elo
-# between two players (a 76% win chance), so +-50 Elo is about +-beta/4 mu.
-DEFAULT_PRECISION = {"elo": 100.0, "openskill_mu": 25 / 12}
+# At 3+ players the scale is OpenSkill mu.  By its beta (25/6: about 200 Elo between two
+# players) +-50 Elo would be +-1.04 mu, but a 3-player ladder's mu spread is wider than
+# that reading (hansa_v0-3p: 48 mu from random to the top, 2-player Hansa 1,360 Elo) and
+# such a width would take ~3,900 games; 5 mu (about a tenth of that spread) takes ~700.
+DEFAULT_PRECISION = {"elo": 100.0, "openskill_mu": 5.0}
 
 
 def rate(game: str, agent: str, ladder: str | None = None, precision: float | None = None,
@@ -159,8 +161,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--precision", type=float, default=None,
                         help="stop once the 95%% interval is narrower than this (Elo, "
-                             "default 100; OpenSkill mu at 3+ players, default 2.08, "
-                             "about the same)")
+                             "default 100; OpenSkill mu at 3+ players, default 5)")
     parser.add_argument("--max-deals", type=int, default=None)
     parser.add_argument("--chunk", type=int, default=4, help="deals between fits")
     parser.add_argument("--min-deals", type=int, default=4,

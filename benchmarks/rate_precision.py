@@ -76,7 +76,7 @@ def leaderboard(frozen: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--precision", type=float, default=None,
-                        help="interval width (default: rate's, 100 Elo or 2.08 mu)")
+                        help="interval width (default: rate's, 100 Elo or 5 mu)")
     parser.add_argument("--measure", nargs="+", default=None, metavar="LADDER=AGENT")
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--out", default=str(RESULTS_DIR / "rate_precision.json"))

@@ -181,6 +181,6 @@ def test_a_three_player_ladder_rates_with_openskill_and_fixed_anchors(tmp_path):
     again = rate.rate(GAME, "agents/examples/my_agent.py:MostMovesAgent", str(path),
                       players=3, out=tmp_path / "rate", workers=1, progress=False,
                       log=lambda line: None)           # resumed: no game played again
-    assert again["precision"] == pytest.approx(25 / 12) and again["games"] >= 9
+    assert again["precision"] == rate.DEFAULT_PRECISION["openskill_mu"] and again["games"] >= 9
     fit = ladder.fit_on_ladder(frozen, frozen["records"], "greedy", resamples=20)
     assert fit["games"] == 9 and fit["low"] <= greedy["rating"] <= fit["high"]
