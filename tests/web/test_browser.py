@@ -183,6 +183,27 @@ def test_an_illegal_typed_move_shows_an_error_and_changes_nothing(server, browse
     assert len(browser.find_elements(By.CSS_SELECTOR, "#log li")) > log_before
 
 
+def test_hint_and_the_analysis_view(server, browser):
+    url, _ = server
+    start(browser, url, "hansa", {}, seed=2)
+    legal = len(browser.find_elements(By.CSS_SELECTOR, "#moves button.move"))
+    browser.find_element(By.ID, "hint").click()
+    wait_ready(browser)
+    assert "hint (search" in browser.find_element(By.ID, "hint-text").text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#moves button.move.hinted")) == 1
+    browser.find_element(By.CSS_SELECTOR, "#analysis-panel summary").click()
+    sims = browser.find_element(By.ID, "sims")
+    sims.clear()
+    sims.send_keys("48")
+    browser.find_element(By.ID, "network").send_keys("az:default")
+    browser.find_element(By.ID, "analyse").click()
+    wait_ready(browser)
+    assert not error_text(browser), error_text(browser)
+    rows = browser.find_elements(By.CSS_SELECTOR, "#analysis tr")
+    assert len(rows) == legal + 1 and "prior" in rows[0].text
+    assert "az:default value per seat" in browser.find_element(By.ID, "analysis").text
+
+
 def test_a_replay_steps_through_and_a_corrupt_file_is_refused(server, browser, shots,
                                                               tmp_path):
     url, _ = server

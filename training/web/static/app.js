@@ -10,6 +10,7 @@ const BOT_DELAY_MS = Number(new URLSearchParams(location.search).get("delay") ??
 let setup = null;                 // GET /api/setup
 let current = null;               // the view on screen (a game or a replay)
 let pending = 0;                  // requests in flight: body[data-busy]
+let botDue = false;               // a bot's move is scheduled: body[data-ready] stays 0
 
 function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -43,10 +44,11 @@ async function api(method, path, body) {
   }
 }
 
+// Every user action runs here: its error goes on the page; afterwards body[data-ready]
+// tells scripts driving the page (the browser tests) whether a person may act now.
 async function attempt(action) {
-  try { showError(""); await action(); } catch (err) {
-    showError(err.message);
-    document.body.dataset.ready = "1";
+  try { showError(""); await action(); } catch (err) { showError(err.message); } finally {
+    if (pending === 0) document.body.dataset.ready = botDue ? "0" : "1";
   }
 }
 
@@ -206,10 +208,8 @@ function show(view) {
   drawBoard(view);
   drawSide(view);
   document.body.dataset.session = view.id;
-  const botNext = view.kind === "game" && !view.over && !view.human_to_move;
-  if (botNext && $("auto").checked) setTimeout(() => attempt(botMove), BOT_DELAY_MS);
-  // For scripts driving the page (the browser tests): a person may act now.
-  document.body.dataset.ready = botNext && $("auto").checked ? "0" : "1";
+  botDue = view.kind === "game" && !view.over && !view.human_to_move && $("auto").checked;
+  if (botDue) setTimeout(() => attempt(botMove), BOT_DELAY_MS);
 }
 
 // --- acting ------------------------------------------------------------------------------
@@ -217,6 +217,7 @@ function show(view) {
 async function play(action) { show(await api("POST", `/api/games/${current.id}/move`, { action })); }
 
 async function botMove() {
+  botDue = false;
   if (!current || current.kind !== "game" || current.over || current.human_to_move) return;
   show(await api("POST", `/api/games/${current.id}/step`));
 }
@@ -319,7 +320,6 @@ async function init() {
     if (e.key === "ArrowRight") attempt(() => goTo(current.ply + 1));
     if (e.key === "ArrowLeft") attempt(() => goTo(current.ply - 1));
   });
-  document.body.dataset.ready = "1";
 }
 
 attempt(init);
