@@ -115,10 +115,7 @@ class TerminalGame:
             history.append(env.clone())
             env.step(action)
         if expected_state is not None:
-            state, rng = state_from_json(env.spec, expected_state)
-            if not (state == env.state).all() or (rng is not None and (rng != env.rng).any()):
-                raise ValueError("its state does not match re-playing its moves from the "
-                                 "seed (edited, or saved under other rules)")
+            check_saved_state(env, expected_state)
         if game != getattr(self, "game", game):
             self._hint_agent = None                   # a hint searcher is per game
         self.game, self.options, self.seats, self.seed = game, options, seats, seed
@@ -328,6 +325,14 @@ class TerminalGame:
             f"{self.label(seat)} score {int(score)} reward {reward:g}"
             for seat, (score, reward) in enumerate(zip(self.env.scores(), rewards, strict=True))))
         return True
+
+
+def check_saved_state(env, saved: dict) -> None:
+    """A saved game's state must be where re-playing its moves from the seed leads."""
+    state, rng = state_from_json(env.spec, saved)
+    if not (state == env.state).all() or (rng is not None and (rng != env.rng).any()):
+        raise ValueError("its state does not match re-playing its moves from the seed "
+                         "(edited, or saved under other rules)")
 
 
 def read_saved_game(path) -> dict:

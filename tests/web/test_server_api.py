@@ -233,6 +233,10 @@ def test_a_saved_game_opens_and_plays_on(client):
     assert response.status_code == 400 and "does not match" in response.json()["error"]
     cut = {**saved, "actions": saved["actions"][:-1]}
     assert client.post("/api/replays", json={"record": cut}).status_code == 400
+    foreign = {**saved, "seats": ["human", "process:somewhere/bot.py:Bot"]}
+    opened = client.post("/api/replays", json={"record": foreign}).json()   # only shown
+    response = client.post(f"/api/replays/{opened['id']}/play")
+    assert response.status_code == 400 and "would run code" in response.json()["error"]
 
 
 def play_out_some(client, view, plies):

@@ -20,7 +20,7 @@ from meeplezoo.envs import make, names
 from meeplezoo.envs import spec as game_spec
 
 from .. import replay as replays
-from ..terminal import HUMAN, SAVE_FORMAT, SAVE_VERSION, TerminalGame
+from ..terminal import HUMAN, SAVE_FORMAT, SAVE_VERSION, TerminalGame, check_saved_state
 from .board import board_view
 
 
@@ -69,6 +69,10 @@ class WebGame:
         """A saved game (the terminal's ``save`` format) or a replay, to play on from its
         last position (checked move by move, and a saved game against its state)."""
         fields, state = read_record(data, name)
+        for seat, spec in enumerate(fields["seats"]):
+            if spec.partition(":")[0] == "process":
+                raise ValueError(f"{name}: seat {seat} ({spec}) would run code the file names; "
+                                 f"start a new game with that agent from the form instead")
         game = cls(fields["game"], fields["seats"], fields["seed"], fields["options"],
                    hint_sims)
         table = game.table
@@ -245,10 +249,13 @@ class ReplayView:
         fields, self.saved_state = read_record(data, name)
         self.data, self.name, self.record = data, name, fields
         env, _, _ = replays.simulate(fields, name)              # every move checked
-        if self.saved_state is None:
+        if self.saved_state is None:   # no agent is made: a file's seats are names here
             replays.check_result(fields, env, name)
         else:
-            WebGame.from_record(data, name)                   # the state checked too
+            try:
+                check_saved_state(env, self.saved_state)
+            except ValueError as err:
+                raise ValueError(f"{name}: {err}") from None
         self.spec = env.spec
         walker = make(fields["game"], raw=True, num_players=fields["num_players"],
                       **fields["options"])
