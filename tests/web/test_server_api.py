@@ -159,6 +159,13 @@ def test_undo_hint_and_analysis(client):
         assert response.status_code == 400 and words in response.json()["error"], body
 
 
+def test_a_server_open_to_other_machines_runs_no_code_a_request_names():
+    with TestClient(create_app(run_code=False)) as open_client:
+        response = open_client.post("/api/games", json={
+            "game": "hansa", "seats": ["human", "process:agents/examples/my_agent.py:first_legal"]})
+        assert response.status_code == 400 and "process: seats run code" in response.text
+
+
 def test_two_games_at_once_do_not_mix(client):
     one = new_game(client, "hansa", seats=["human", "human"], seed=5)
     two = new_game(client, "saint_malo", seats=["human", "human"], seed=5)

@@ -1,7 +1,8 @@
 """``meeplezoo serve``: the games in a browser (Starlette + uvicorn, the ``web`` extra).
 
     meeplezoo serve                      # http://127.0.0.1:8000
-    meeplezoo serve --port 8080 --host 0.0.0.0    # other machines too: no authentication
+    meeplezoo serve --port 8080 --host 0.0.0.0    # other machines too: no authentication,
+                                                  # and no process: seats (they run code)
 
 The page (``static/``) talks to a small JSON API; every answer is a view of one game or
 replay (``sessions.py``).  A bad request gets ``{"error": message}`` with status 400 (bad
@@ -45,8 +46,10 @@ def _starlette():
                          "'meeplezoo[web]'") from None
 
 
-def create_app(limit: int = 64):
-    """The ASGI app with its own sessions (a test makes one per server)."""
+def create_app(limit: int = 64, run_code: bool = True):
+    """The ASGI app with its own sessions (a test makes one per server).  ``run_code``:
+    whether a seat may be a ``process:`` agent, which runs code the request names (on by
+    default, for the person at this machine; ``serve`` turns it off on other addresses)."""
     _starlette()
     from starlette.applications import Starlette
     from starlette.requests import Request
@@ -104,7 +107,12 @@ def create_app(limit: int = 64):
                              f"options")
         if not isinstance(data.get("game"), str):
             raise ValueError("name a game, e.g. {\"game\": \"hansa\", \"seats\": [...]}")
-        game = WebGame(data["game"], data.get("seats"), data.get("seed"), data.get("options"))
+        seats = data.get("seats")
+        if not run_code and isinstance(seats, list) and any(
+                isinstance(s, str) and s.partition(":")[0] == "process" for s in seats):
+            raise ValueError("process: seats run code and are off on a server open to other "
+                             "machines (--host); serve on 127.0.0.1 to use them")
+        game = WebGame(data["game"], seats, data.get("seed"), data.get("options"))
         return {"id": sessions.add(game), **game.view()}
 
     def open_replay(request, data, _):
@@ -193,7 +201,7 @@ def add_arguments(parser) -> None:
 def serve_command(args) -> int:
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port {args.port} is not a port number (0..65535)")
-    app = create_app()
+    app = create_app(run_code=args.host in ("127.0.0.1", "localhost", "::1"))
     import uvicorn
 
     print(f"MeepleZoo on http://{args.host}:{args.port}  (Ctrl-C stops)", file=sys.stderr)
