@@ -99,3 +99,12 @@ def test_serve_refuses_a_bad_port_and_serves_on_loopback(capsys):
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+def test_the_latency_benchmark_times_the_server_and_its_peer():
+    from meeplezoo.benchmarks import web_latency
+
+    row = web_latency.measure("hansa_v0", moves=3)
+    assert row["moves"] == 3 and row["request_ms"] > 0 and row["api_step_ms"] > 0
+    assert row["request_over_api"] == pytest.approx(row["request_ms"] / row["api_step_ms"],
+                                                    rel=0.05)
