@@ -30,8 +30,10 @@ def png_bytes(image: np.ndarray) -> bytes:
                 + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
 
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    # zlib level 1: a third of level 6's time for twice the bytes, which a local page
+    # fetches in no time (Hansa Teutonica's frame: 12 ms and 45 kB against 38 ms, 22 kB).
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(rows.tobytes(), 6)) + chunk(b"IEND", b""))
+            + chunk(b"IDAT", zlib.compress(rows.tobytes(), 1)) + chunk(b"IEND", b""))
 
 
 def board_view(spec, state: np.ndarray, legal: list[int]) -> tuple[dict, dict[int, int]]:
