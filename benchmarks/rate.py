@@ -31,7 +31,7 @@ from .common import command_main
 # At 3+ players the scale is OpenSkill mu.  By its beta (25/6: about 200 Elo between two
 # players) +-50 Elo would be +-1.04 mu, but a 3-player ladder's mu spread is wider than
 # that reading (hansa_v0-3p: 48 mu from random to the top, 2-player Hansa 1,360 Elo) and
-# such a width would take ~3,900 games; 5 mu (about a tenth of that spread) takes ~700.
+# such a width would take ~3,900 games; 5 mu (about a tenth of that spread) took 1,152.
 DEFAULT_PRECISION = {"elo": 100.0, "openskill_mu": 5.0}
 
 
