@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import math
 
 from .base import Agent
 from .random_agent import RandomAgent
@@ -86,6 +87,34 @@ def _leaf_value(game: str, name: str):
     raise ValueError(f"no leaf value {name!r} for {game!r}")
 
 
+# The range of every option that sizes a search's memory or time, or feeds its arithmetic:
+# checked here, where a spec becomes an agent, so the CLI, the arena, ladders and the
+# server refuse the same values before anything is allocated (``nodes=999999999999``
+# would ask for 25 TiB; ``mcts:nans`` would fail on the first move).  The tree costs about
+# 412 bytes a node: 5M nodes is 2 GiB.  A second's budget beyond 10 minutes a move, or a
+# million simulations (about 20 s of the fastest game's search), is a typo, not a plan.
+MCTS_BOUNDS = {"simulations": ("N", 1, 1_000_000), "seconds": ("Xs", 0.001, 600.0),
+               "max_nodes": ("nodes", 64, 5_000_000),
+               "rollout_depth": ("depth", -1, 100_000), "c": ("c", 0.0, 100.0),
+               "prior": ("prior", 0.0, 0.999)}
+AZ_BOUNDS = {"simulations": ("sims", 0, 100_000)}
+
+
+def _check_bounds(spec: str, kwargs: dict, bounds: dict) -> None:
+    """Each bounded option finite and in its range, else one ``ValueError`` naming it."""
+    for name, (label, low, high) in bounds.items():
+        if name not in kwargs or (name == "simulations" and "seconds" in kwargs):
+            continue
+        value = kwargs[name]
+        if not math.isfinite(value) or not low <= value <= high:
+            raise ValueError(f"{spec}: {label} must be in {_number(low)}..{_number(high)}, "
+                             f"not {_number(value)}")
+
+
+def _number(value) -> str:
+    return f"{value:,}" if isinstance(value, int) else f"{value:g}"
+
+
 def _mcts(game: str, seed: int | None, arguments: str) -> Agent:
     """``mcts:N`` (N simulations) or ``mcts:2.5s`` (seconds), then ``,key=value`` options:
     depth (rollout depth), c, nodes, chance (sample|stratified), rollout (random|heuristic),
@@ -114,6 +143,7 @@ def _mcts(game: str, seed: int | None, arguments: str) -> Agent:
             f"bad MCTS spec 'mcts:{arguments}'; write mcts:N or mcts:Xs, then ,key=value "
             f"with keys {', '.join(MCTS_OPTIONS)}"
         ) from None
+    _check_bounds(f"mcts:{arguments}", kwargs, MCTS_BOUNDS)
     if "leaf_value" in kwargs:
         kwargs["leaf_value"] = _leaf_value(game, kwargs["leaf_value"])
     agent = MCTSAgent(**kwargs)
@@ -157,6 +187,7 @@ def _az(game: str, seed: int | None, arguments: str) -> Agent:
         else:
             raise ValueError(f"bad az option {option!r}; the options are sims=N and "
                              "root=puct|gumbel")
+    _check_bounds(f"az:{arguments}", kwargs, AZ_BOUNDS)
     from .az import AZAgent, shipped_checkpoint
     from .shipped import shipped_players
 

@@ -45,6 +45,8 @@ import numpy as np
 
 from .arena_game import forfeits, play_one
 
+MAX_DEALS = 100_000        # deals of one run: a million games' records is a typo's size
+
 # --------------------------------------------------------------------------- scheduling
 
 
@@ -160,6 +162,20 @@ def check_setup(game: str, agents: Sequence[str], num_players: int) -> str:
     return game
 
 
+def check_run_options(games: int, seed: int, workers: int | None, out, move_limit,
+                      time_per_move) -> None:
+    """The ranges of the options every arena run takes (``arena``, ``match``, ``rate``),
+    checked before anything is made or written."""
+    from meeplezoo.training import flags
+
+    flags.check_count("--games (deals)", games, 1, MAX_DEALS)
+    flags.check_seed("--seed", seed)
+    flags.check_workers("--workers", workers)
+    flags.check_output_folder("--out", out)
+    flags.check_seconds("--move-limit", move_limit)
+    flags.check_seconds("--time-per-move", time_per_move)
+
+
 def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int = 10,
               out: str | Path = "arena_results", seed: int = 0, workers: int | None = None,
               rotation: str = "cyclic", progress: bool = True,
@@ -176,14 +192,13 @@ def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int
 
     Returns the file and the records of this game, player count and agent set (old and new).
     """
+    check_run_options(games, seed, workers, out, move_limit, time_per_move)
     game = check_setup(game, agents, num_players)
     arrangements(agents[:num_players], rotation)              # a bad rotation raises early
-    for flag, value in (("--move-limit", move_limit), ("--time-per-move", time_per_move)):
-        if value is not None and not value > 0:               # before anything is written
-            raise ValueError(f"{flag} must be > 0 seconds, got {value}")
     if ray is not None:
-        from meeplezoo.training.ray_cluster import import_ray
+        from meeplezoo.training.ray_cluster import check_address, import_ray
 
+        check_address(ray)
         import_ray()                                          # so does a missing Ray
     path = Path(out) / f"{game}_{num_players}p.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -329,10 +344,14 @@ def command_line(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """The ``arena`` command; raises ValueError for bad input (the CLI prints one line)."""
+    from meeplezoo.training.flags import check_count
+
     from . import arena_plot, ratings
 
-    if args.games < 1 or args.workers < 1 or args.resamples < 1:
-        raise ValueError("--games, --workers and --resamples must be at least 1")
+    check_count("--resamples", args.resamples, 1, 100_000)
+    check_count("--players", args.players, 1, 64)
+    check_run_options(args.games, args.seed, args.workers, args.out, args.move_limit,
+                      args.time_per_move)
     if args.anchor is not None and args.anchor not in args.agents:
         raise ValueError(f"anchor {args.anchor!r} is not one of --agents")
     path, records = run_arena(args.game, args.agents, args.players, args.games, args.out,

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import importlib
 
+from .core.state_io import StateFormatError
+
+__all__ = ["StateFormatError", "make", "names", "spec"]
+
 _REGISTRY = {
     "saint_malo_v0": "meeplezoo.envs.saint_malo_v0",
     "hansa_teutonica_v0": "meeplezoo.envs.hansa_teutonica_v0",

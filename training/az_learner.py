@@ -71,8 +71,6 @@ class Learner:
                                       run_name=name)
         self.options, self.spec = options, spec(options.game)
         check_options(options, self.spec)
-        if not 0.0 <= options.value_mix <= 1.0:
-            raise ValueError(f"--value-mix must be in [0, 1], got {options.value_mix}")
         self.device, self.np_rng = torch_setup(options)
         self.folder = run_path(options)
         self.checkpoint_path = self.folder / "checkpoint.pt"

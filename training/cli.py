@@ -92,8 +92,16 @@ def bench(args) -> int:
     return speed.main(["--quick"] if args.quick else [])
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, with a bad flag answered in one line (the message and where help is) and
+    exit status 2, like every other bad input, instead of the usage block first."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="meeplezoo", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="meeplezoo", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     p = commands.add_parser("demo", help="train a Hansa bot by search and self-play for a "
                             "few minutes and rate it with the shipped bot against the search "

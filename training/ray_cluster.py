@@ -17,6 +17,17 @@ def import_ray():
     return ray
 
 
+def check_address(address: str | None) -> None:
+    """``--ray``'s value: ``local``, ``auto``, ``HOST:PORT`` or ``ray://HOST:PORT``, checked
+    before Ray is imported (a typo would otherwise wait on a cluster that is not there)."""
+    if address in (None, "", "local", "auto"):
+        return
+    host, colon, port = str(address).removeprefix("ray://").rpartition(":")
+    if not (colon and host and port.isdigit() and 1 <= int(port) <= 65535):
+        raise ValueError(f"--ray {address!r}: give nothing (a Ray here), 'auto' (the cluster "
+                         f"'ray start' made here) or a cluster's HOST:PORT")
+
+
 def connect(address: str | None, cpus: int):
     """Join the cluster at ``address`` (``auto``: the one ``ray start`` made here), or start
     a local Ray with ``cpus`` CPUs.  Returns ``(ray, started_here)``."""

@@ -25,6 +25,7 @@ of showing a different game.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -218,7 +219,8 @@ def simulate(record: dict, path="replay"):
 
 
 def check_result(record: dict, env, path="replay") -> None:
-    """The re-simulated game must end where the file says (same final scores)."""
+    """The re-simulated game must end where the file says: the same final scores and the
+    same rewards, both derived again from the moves (a file's own claims are not shown)."""
     if not env.game_over:
         raise ValueError(f"{path}: the re-simulated game is not over after its "
                          f"{len(record['actions'])} moves")
@@ -226,6 +228,13 @@ def check_result(record: dict, env, path="replay") -> None:
     if scores != [int(s) for s in record["scores"]]:
         raise ValueError(f"{path}: re-simulating gives final scores {scores}, the file says "
                          f"{record['scores']} (edited, or recorded under other rules)")
+    rewards = [float(env.rewards[agent]) for agent in env.possible_agents]
+    claimed = record.get("rewards")
+    if not isinstance(claimed, list) or len(claimed) != len(rewards) or not all(
+            isinstance(r, (int, float)) and not isinstance(r, bool) and
+            math.isclose(r, mine, abs_tol=1e-9) for r, mine in zip(claimed, rewards, strict=True)):
+        raise ValueError(f"{path}: re-simulating gives rewards {rewards}, the file says "
+                         f"{claimed!r} (edited, or recorded under other rules)")
 
 
 # --------------------------------------------------------------------------- showing

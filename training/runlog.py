@@ -103,9 +103,33 @@ def tyro_main(options_class, train, argv, prog: str, description: str, summary) 
     argv = list(argv or [])
     if argv and not argv[0].startswith("-"):
         argv = ["--game", argv[0], *argv[1:]]
-    options = tyro.cli(options_class, args=argv, prog=prog, description=description)
+    options = parse_options(tyro, options_class, argv, prog, description)
     print(summary(train(options)))
     return 0
+
+
+def parse_options(tyro, options_class, argv: list[str], prog: str, description: str):
+    """``tyro.cli``, with a bad flag turned into one ``ValueError`` line (the CLI prints
+    ``meeplezoo: error: ...`` and exits 2) instead of tyro's framed multi-line message;
+    ``--help`` prints as usual."""
+    import contextlib
+    import io
+    import re
+
+    caught = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(caught):
+            return tyro.cli(options_class, args=argv, prog=prog, description=description)
+    except SystemExit as exit_:
+        if exit_.code in (0, None):
+            raise
+        text = caught.getvalue()
+    # The message is the framed box's first line of text (after its title bar).
+    lines = [re.sub(r"^[\s│┃|]+|[\s│┃|]+$", "", line) for line in text.splitlines()]
+    lines = [line for line in lines if line and not set(line) <= set("─━╭╮╰╯┏┓┗┛-=")
+             and not line.startswith(("╭", "┏"))]
+    first = lines[0] if lines else "bad arguments"
+    raise ValueError(f"{first} (see {prog} --help)") from None
 
 
 def torch_setup(options):

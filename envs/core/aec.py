@@ -30,7 +30,7 @@ from .notation import parse_move
 from .options import check_float, check_int
 from .rewards import final_rewards, scheme_code
 from .rng import new_rng
-from .state_io import state_from_json, state_to_json
+from .state_io import StateFormatError, state_from_json, state_to_json
 
 
 class KernelEnv(AECEnv):
@@ -267,10 +267,10 @@ class KernelEnv(AECEnv):
         """Load a saved state (validated first; the env is unchanged if it fails)."""
         state, rng = state_from_json(self.spec, text)
         if int(state[H_NUM_PLAYERS]) != self.num_players:
-            raise ValueError(
-                f"the saved game has {int(state[H_NUM_PLAYERS])} players, "
-                f"this env {self.num_players}"
-            )
+            raise StateFormatError(
+                f"the saved game has {int(state[H_NUM_PLAYERS])} players, this env "
+                f"{self.num_players}: make the env with num_players="
+                f"{int(state[H_NUM_PLAYERS])} to load it")
         self.state[:] = state
         if rng is not None:
             self.rng[:] = rng           # in place: the bound step kernel expects this dtype

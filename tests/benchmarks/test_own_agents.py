@@ -178,5 +178,5 @@ def test_time_per_move_goes_to_the_agents_that_think_by_the_clock(tmp_path):
     assert make_agent("az:default", GAME).set_time_budget(0.02)         # PUCT root
     assert not make_agent("az:default,root=gumbel", GAME).set_time_budget(0.02)
     assert not make_agent("ppo:default", GAME).set_time_budget(0.02)
-    with pytest.raises(ValueError, match="--time-per-move must be > 0"):
+    with pytest.raises(ValueError, match=r"--time-per-move must be a number of seconds in"):
         arena.run_arena(GAME, ["random", "greedy"], out=tmp_path, time_per_move=0)

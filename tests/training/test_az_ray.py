@@ -115,7 +115,7 @@ def test_without_ray_the_cli_names_the_extra_and_exits_2(tmp_path, capsys, witho
 def test_no_actors_is_one_clear_line(tmp_path, capsys):
     assert main(["train", GAME, "--algo", "az", "--ray", "--actors", "0",
                  "--run-dir", str(tmp_path)]) == 2
-    assert "--actors must be >= 1" in capsys.readouterr().err
+    assert "--actors must be an integer in 1" in capsys.readouterr().err
 
 
 def test_the_speed_benchmark_reports_every_figure(tmp_path):

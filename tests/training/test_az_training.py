@@ -171,7 +171,7 @@ def test_training_learns_checkpoints_and_resumes(tmp_path):
 
 
 def test_bad_options_and_algorithms_are_one_clear_line(tmp_path, capsys):
-    with pytest.raises(ValueError, match="--simulations must be >= 1"):
+    with pytest.raises(ValueError, match="--simulations must be an integer in 1"):
         train(Options(**{**SMALL, "simulations": 0}, run_dir=str(tmp_path)))
     with pytest.raises(ValueError, match="--full-fraction"):
         train(Options(**{**SMALL, "full_fraction": 1.5}, run_dir=str(tmp_path)))
