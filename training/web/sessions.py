@@ -240,8 +240,16 @@ def analyse(game: str, env, simulations: int, network: str | None, seed: int) ->
     return result
 
 
+# Plies between the positions a replay view keeps.  A clone per ply made a 3,000-ply Hansa
+# Teutonica replay ~30 MB of RSS (times 64 open sessions); one in 50 makes it ~1.2 MB, the
+# move log and record included, and any position is at most 49 re-played moves (~0.02 ms
+# a position measured) from a kept one.
+SNAPSHOT_EVERY = 50
+
+
 class ReplayView:
-    """A recorded game (a replay or a saved game) to step through: positions 0..plies."""
+    """A recorded game (a replay or a saved game) to step through: positions 0..plies,
+    each re-played on request from the nearest kept position (``SNAPSHOT_EVERY``)."""
 
     kind = "replay"
 
@@ -260,12 +268,17 @@ class ReplayView:
         walker = make(fields["game"], raw=True, num_players=fields["num_players"],
                       **fields["options"])
         walker.reset(seed=fields["seed"])
-        self.log, self.envs = [], [walker.clone()]
-        for action in fields["actions"]:
+        self.log, self.snapshots = [], [walker.clone()]
+        for ply, action in enumerate(fields["actions"], 1):
             seat = walker.agent_name_mapping[walker.agent_selection]
             self.log.append(_move_log(walker, action, seat, fields["seats"][seat]))
             walker.step(action)
-            self.envs.append(walker.clone())
+            if ply % SNAPSHOT_EVERY == 0:
+                self.snapshots.append(walker.clone())
+        # The last position asked for: stepping through a game one move at a time re-plays
+        # one move, not up to SNAPSHOT_EVERY.  Never stepped in place (callers only read
+        # it, analysis searches a clone), so it and the snapshots stay as they were.
+        self._recent = (0, self.snapshots[0])
 
     @property
     def plies(self) -> int:
@@ -274,7 +287,17 @@ class ReplayView:
     def _env_at(self, ply) -> object:
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= self.plies:
             raise ValueError(f"no position {ply!r}: this game has positions 0..{self.plies}")
-        return self.envs[ply]
+        base_ply = ply // SNAPSHOT_EVERY * SNAPSHOT_EVERY
+        base = self.snapshots[ply // SNAPSHOT_EVERY]
+        if base_ply <= self._recent[0] <= ply:
+            base_ply, base = self._recent
+        if base_ply == ply:
+            return base
+        env = base.clone()
+        for action in self.record["actions"][base_ply:ply]:
+            env.step(action)
+        self._recent = (ply, env)
+        return env
 
     def view(self, ply: int = 0) -> dict:
         env = self._env_at(ply)
