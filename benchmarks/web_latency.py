@@ -31,7 +31,8 @@ def measure(game: str, moves: int, seed: int = 0) -> dict:
     from meeplezoo.training.web.server import create_app
 
     rng = random.Random(seed)
-    with TestClient(create_app()) as client:
+    # The Host a default app answers (guard.py): 127.0.0.1:8000, not "testserver".
+    with TestClient(create_app(), base_url="http://127.0.0.1:8000") as client:
         view = client.post("/api/games", json={"game": game, "seats": ["human", "human"],
                                                "seed": seed}).json()
         played, request_s = [], []

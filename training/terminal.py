@@ -45,16 +45,37 @@ COMMANDS = """commands:
   quit         leave the game"""
 
 
-def build_agents(game: str, seats: Sequence[str], seed: int) -> list:
-    """One agent per seat (``None`` for a person); a bad spec is a one-line ValueError."""
+def runs_code(spec: str) -> bool:
+    """Whether seating ``spec`` imports or starts code the spec itself names: a file or
+    module (``path/to/bot.py:Bot``, ``package.module:Bot``) or ``process:<spec>``."""
+    from meeplezoo.agents.external import is_external
+
+    return spec.partition(":")[0] == "process" or is_external(spec, agent_names())
+
+
+def build_agents(game: str, seats: Sequence[str], seed: int, allow_code: bool = False) -> list:
+    """One agent per seat (``None`` for a person); a bad spec is a one-line ValueError.
+
+    ``allow_code``: whether a seat may run code its spec names (:func:`runs_code`).  Off
+    unless the caller is the person's own command line (``meeplezoo play``) or a server
+    started with ``--allow-code-agents``.  Every seat is checked before any agent is made,
+    so a refused table has imported nothing and started no process."""
+    for index, spec in enumerate(seats):
+        if spec == HUMAN:
+            continue
+        if runs_code(spec):
+            if not allow_code:
+                raise ValueError(f"seat {index} ({spec}) runs code the spec names; it is "
+                                 f"not allowed here")
+        elif spec.partition(":")[0] not in agent_names():
+            raise ValueError(f"unknown seat {spec!r}; use {HUMAN} or an agent: "
+                             f"{', '.join(agent_names())}, or your own as "
+                             f"path/to/file.py:Name")
     agents = []
     for index, spec in enumerate(seats):
         if spec == HUMAN:
             agents.append(None)
             continue
-        if spec.partition(":")[0] not in agent_names():
-            raise ValueError(f"unknown seat {spec!r}; use {HUMAN} or an agent: "
-                             f"{', '.join(agent_names())}")
         try:
             agent = make_agent(spec, game, seed=seed)
         except FileNotFoundError as err:              # a ppo checkpoint that is not there
@@ -78,7 +99,8 @@ class TerminalGame:
 
     def __init__(self, game: str, seats: Sequence[str], seed: int | None = None,
                  hint_sims: int = 1000, options: dict | None = None,
-                 input_fn: Callable[[str], str] | None = None, out=None):
+                 input_fn: Callable[[str], str] | None = None, out=None,
+                 allow_code: bool = True):
         if not seats:
             raise ValueError("give one seat per player, e.g. --seats human mcts:2000")
         if hint_sims < 1:
@@ -86,6 +108,9 @@ class TerminalGame:
         self.input, self.out = input_fn or input, out or sys.stdout
         self.hint_sims = int(hint_sims)
         self._hint_agent = None
+        # The terminal is the person's own command line: their seats may be their own code
+        # (a web table turns this off unless the server was started to allow it).
+        self.allow_code = allow_code
         seed = random.SystemRandom().randrange(2**31) if seed is None else int(seed)
         if seed < 0:
             raise ValueError("--seed must be non-negative")
@@ -103,7 +128,7 @@ class TerminalGame:
             env = make(game, raw=True, num_players=len(seats), **options)
         except TypeError as err:                      # an unknown rule option
             raise ValueError(f"bad options for {game}: {err}") from None
-        agents = build_agents(game, seats, seed)
+        agents = build_agents(game, seats, seed, allow_code=self.allow_code)
         env.reset(seed=seed)
         history = []
         for index, action in enumerate(actions):

@@ -53,7 +53,7 @@ def server():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    app = create_app()
+    app = create_app(port=port)          # the Host and Origin it answers (guard.py)
     instance = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                              log_level="warning"))
     thread = threading.Thread(target=instance.run, daemon=True)

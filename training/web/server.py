@@ -1,13 +1,22 @@
 """``meeplezoo serve``: the games in a browser (Starlette + uvicorn, the ``web`` extra).
 
     meeplezoo serve                      # http://127.0.0.1:8000
-    meeplezoo serve --port 8080 --host 0.0.0.0    # other machines too: no authentication,
-                                                  # and no process: seats (they run code)
+    meeplezoo serve --allow-code-agents  # seats may be your own bots: path/to/bot.py:Bot
+    meeplezoo serve --port 8080 --host 192.168.1.20   # other machines too: no
+                                         # authentication, and never code agents
 
 The page (``static/``) talks to a small JSON API; every answer is a view of one game or
 replay (``sessions.py``).  A bad request gets ``{"error": message}`` with status 400 (bad
-input: an illegal move, a corrupt file, an unknown agent or option), 404 (no such game)
-or 409 (not allowed now: a bot's turn, the game over), and changes nothing.
+input: an illegal move, a corrupt file, an unknown agent or option), 404 (no such game),
+409 (not allowed now: a bot's turn, the game over) or 413 (a body over ``MAX_BODY``), and
+changes nothing.
+
+Before any route, ``guard.py`` refuses a request for another Host (400: DNS rebinding), a
+POST from another site's page (403: its Origin) or not sent as JSON (415), so a page on
+the web cannot drive this server through the person's browser.  A seat may run code only
+when the server was started with ``--allow-code-agents``, which loopback alone accepts:
+``process:...``, ``path/to/bot.py:Name`` and ``module:Name`` are refused before anything
+is imported or started, and a file opened in the page never makes such a seat.
 
 | request | does |
 |---|---|
@@ -32,10 +41,16 @@ import json
 import sys
 from pathlib import Path
 
+from ..terminal import runs_code
+from .guard import Guard, is_loopback
 from .sessions import Conflict, NoSession, ReplayView, Sessions, WebGame, setup_choices
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 8 * 1024 * 1024           # a replay of the longest game is well under 1 MB
+
+
+class TooLarge(ValueError):
+    """A request body over ``MAX_BODY`` (413): refused before it is all read."""
 
 
 def _starlette():
@@ -46,12 +61,19 @@ def _starlette():
                          "'meeplezoo[web]'") from None
 
 
-def create_app(limit: int = 64, run_code: bool = True):
-    """The ASGI app with its own sessions (a test makes one per server).  ``run_code``:
-    whether a seat may be a ``process:`` agent, which runs code the request names (on by
-    default, for the person at this machine; ``serve`` turns it off on other addresses)."""
+def create_app(limit: int = 64, allow_code_agents: bool = False, host: str = "127.0.0.1",
+               port: int = 8000):
+    """The ASGI app with its own sessions (a test makes one per server), for a server bound
+    to ``host``:``port`` (the Host and Origin it accepts; ``guard.py``).
+    ``allow_code_agents``: whether a seat may run code the request names (``process:``,
+    ``path/to/bot.py:Name``, ``module:Name``); loopback only, as anyone who can reach the
+    server could name any file or command."""
+    if allow_code_agents and not is_loopback(host):
+        raise ValueError(f"--allow-code-agents runs code a request names: it is for a server "
+                         f"on loopback (127.0.0.1) only, not --host {host}")
     _starlette()
     from starlette.applications import Starlette
+    from starlette.middleware import Middleware
     from starlette.requests import Request
     from starlette.responses import FileResponse, JSONResponse
     from starlette.routing import Mount, Route
@@ -63,15 +85,23 @@ def create_app(limit: int = 64, run_code: bool = True):
         return JSONResponse({"error": message}, status_code=status)
 
     async def body_of(request: Request) -> dict:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise ValueError(f"the request is larger than {MAX_BODY // 2**20} MB")
+        too_large = TooLarge(f"the request is larger than {MAX_BODY // 2**20} MB")
+        length = request.headers.get("content-length", "0")
+        if not length.isdigit() or int(length) > MAX_BODY:
+            raise too_large
+        raw = bytearray()
+        async for chunk in request.stream():    # stop reading at the limit, whatever it says
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise too_large
         if not raw.strip():
             return {}
         try:
             data = json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError) as err:
             raise ValueError(f"not valid JSON: {err}") from None
+        except RecursionError:               # "[" * 100000: the parser's stack, not a bug
+            raise ValueError("not valid JSON: nested too deeply") from None
         if not isinstance(data, dict):
             raise ValueError("the request must be a JSON object")
         return data
@@ -89,6 +119,8 @@ def create_app(limit: int = 64, run_code: bool = True):
                     with lock:
                         return act(request, data, item)
                 return JSONResponse(await _in_thread(locked))
+            except TooLarge as err:
+                return error(413, str(err))
             except NoSession:
                 return error(404, f"no such {kind} (it may have been closed): start again")
             except Conflict as err:
@@ -108,11 +140,13 @@ def create_app(limit: int = 64, run_code: bool = True):
         if not isinstance(data.get("game"), str):
             raise ValueError("name a game, e.g. {\"game\": \"hansa\", \"seats\": [...]}")
         seats = data.get("seats")
-        if not run_code and isinstance(seats, list) and any(
-                isinstance(s, str) and s.partition(":")[0] == "process" for s in seats):
-            raise ValueError("process: seats run code and are off on a server open to other "
-                             "machines (--host); serve on 127.0.0.1 to use them")
-        game = WebGame(data["game"], seats, data.get("seed"), data.get("options"))
+        for index, spec in enumerate(seats if isinstance(seats, list) else []):
+            # Here, before WebGame: making the agent would import the file or start it.
+            if isinstance(spec, str) and runs_code(spec) and not allow_code_agents:
+                raise ValueError(f"seat {index} ({spec}) runs code: start the server with "
+                                 f"--allow-code-agents to seat it")
+        game = WebGame(data["game"], seats, data.get("seed"), data.get("options"),
+                       allow_code=allow_code_agents)
         return {"id": sessions.add(game), **game.view()}
 
     def open_replay(request, data, _):
@@ -179,7 +213,7 @@ def create_app(limit: int = 64, run_code: bool = True):
         Route("/api/replays/{key}/play", handler("replay", play_on), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, middleware=[Middleware(Guard, host=host, port=port)])
     app.state.sessions = sessions
     return app
 
@@ -194,16 +228,26 @@ async def _in_thread(function, *args):
 
 def add_arguments(parser) -> None:
     parser.add_argument("--host", default="127.0.0.1",
-                        help="address to bind (default 127.0.0.1: this machine only)")
+                        help="address to bind (default 127.0.0.1: this machine only); "
+                             "another one opens the games to whoever reaches it, with no "
+                             "login.  Requests must name this address (their Host)")
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--allow-code-agents", action="store_true",
+                        help="let the page seat agents that run code: path/to/bot.py:Name, "
+                             "module:Name, process:<spec> (loopback only)")
 
 
 def serve_command(args) -> int:
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port {args.port} is not a port number (0..65535)")
-    app = create_app(run_code=args.host in ("127.0.0.1", "localhost", "::1"))
+    app = create_app(allow_code_agents=args.allow_code_agents, host=args.host, port=args.port)
     import uvicorn
 
-    print(f"MeepleZoo on http://{args.host}:{args.port}  (Ctrl-C stops)", file=sys.stderr)
+    name = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"MeepleZoo on http://{name}:{args.port}  (Ctrl-C stops)", file=sys.stderr)
+    if args.host in ("0.0.0.0", "::"):
+        print(f"--host {args.host} listens on every address but answers only requests "
+              f"addressed to loopback: for other machines give the address they use, e.g. "
+              f"--host 192.168.1.20", file=sys.stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0

@@ -20,7 +20,7 @@ from meeplezoo.envs import make, names
 from meeplezoo.envs import spec as game_spec
 
 from .. import replay as replays
-from ..terminal import HUMAN, SAVE_FORMAT, SAVE_VERSION, TerminalGame, check_saved_state
+from ..terminal import HUMAN, SAVE_FORMAT, SAVE_VERSION, TerminalGame, check_saved_state, runs_code
 from .board import board_view
 
 
@@ -48,19 +48,22 @@ def _move_log(env_before, action: int, seat: int, who: str) -> dict:
 
 
 class WebGame:
-    """A game in progress with people and bots at the seats."""
+    """A game in progress with people and bots at the seats.  ``allow_code``: whether a
+    seat may run code its spec names (``terminal.runs_code``); only a server started
+    with ``--allow-code-agents`` passes True, a file opened in the page never does."""
 
     kind = "game"
 
     def __init__(self, game: str, seats: list[str], seed: int | None = None,
-                 options: dict | None = None, hint_sims: int = 400):
+                 options: dict | None = None, hint_sims: int = 400, allow_code: bool = False):
         if not isinstance(seats, list) or not all(isinstance(s, str) and s for s in seats):
             raise ValueError("seats must be a list of 'human' or agent specs")
         if options is not None and not isinstance(options, dict):
             raise ValueError("options must be an object of rule options")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ValueError("seed must be a non-negative integer")
-        self.table = _Table(game, seats, seed, hint_sims=hint_sims, options=options)
+        self.table = _Table(game, seats, seed, hint_sims=hint_sims, options=options,
+                            allow_code=allow_code)
         self.log = self._log_of(self.table.actions)
         self.evaluations: list[dict | None] = [None] * len(self.log)
 
@@ -70,7 +73,7 @@ class WebGame:
         last position (checked move by move, and a saved game against its state)."""
         fields, state = read_record(data, name)
         for seat, spec in enumerate(fields["seats"]):
-            if spec.partition(":")[0] == "process":
+            if runs_code(spec):
                 raise ValueError(f"{name}: seat {seat} ({spec}) would run code the file names; "
                                  f"start a new game with that agent from the form instead")
         game = cls(fields["game"], fields["seats"], fields["seed"], fields["options"],

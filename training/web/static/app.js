@@ -31,7 +31,8 @@ async function api(method, path, body) {
   document.body.dataset.busy = "1";
   try {
     const response = await fetch(path, {
-      method, headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      // The server refuses a POST not sent as JSON, even an empty one (guard.py).
+      method, headers: method === "GET" ? {} : { "Content-Type": "application/json" },
       body: body === undefined ? undefined : (typeof body === "string" ? body : JSON.stringify(body)),
     });
     let data;
