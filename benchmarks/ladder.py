@@ -36,11 +36,13 @@ import hashlib
 import json
 import math
 import sys
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
+from .ladder_check import check_fields, check_records
 from .ratings import points_over
 
 LADDER_DIR = Path(__file__).parent / "ladders"
@@ -188,20 +190,19 @@ def load_ladder(name_or_path: str) -> dict:
         raise ValueError(f"no ladder {name_or_path!r}; shipped: {', '.join(shipped()) or 'none'}")
     try:
         ladder = json.loads(path.read_text())
-        records_path = path.with_name(ladder["records"])
-        raw = gzip.decompress(records_path.read_bytes())
+        # The fields first: a ladder naming code to run is refused before anything is read
+        # or built from it (``ladder_check.py``).
+        check_fields(ladder, FORMAT)
+        rating = rating_deals(ladder)
+        if not (rating["count"] >= ladder["deals"]["count"]
+                and rating["first_seed"] == ladder["deals"]["first_seed"]):
+            raise ValueError("its rating deal set must start with the reference deals")
+        raw = gzip.decompress(path.with_name(ladder["records"]).read_bytes())
         if hashlib.sha256(raw).hexdigest() != ladder["records_sha256"]:
             raise ValueError("its records do not match the checksum it was published with")
         ladder["records"] = [json.loads(line) for line in raw.decode().splitlines()]
-        for key in ("name", "game", "players", "anchors", "deals"):
-            ladder[key]
-        rating = rating_deals(ladder)
-        if not (isinstance(rating["count"], int) and rating["count"] >= ladder["deals"]["count"]
-                and rating["first_seed"] == ladder["deals"]["first_seed"]):
-            raise ValueError("its rating deal set must start with the reference deals")
-        if ladder.get("format") != FORMAT:
-            raise ValueError(f"format {ladder.get('format')!r}, this code reads {FORMAT}")
-    except (OSError, KeyError, TypeError, json.JSONDecodeError, gzip.BadGzipFile) as err:
+        check_records(ladder, ladder["records"])
+    except (OSError, EOFError, zlib.error, KeyError, TypeError, json.JSONDecodeError) as err:
         raise ValueError(f"{path} is not a readable ladder: {type(err).__name__}: {err}") \
             from None
     except ValueError as err:
@@ -271,6 +272,9 @@ def build(game: str, anchors: Sequence[str], deals: int, version: int = 1, playe
     name = ladder_name(game, players, version)
     _, records = run_arena(game, list(anchors), players, deals, Path(work) / name,
                            seed=0, workers=workers, progress=progress)
+    # A work folder from an earlier, longer build holds later deals too: the reference
+    # tournament is these deals only (``load_ladder`` checks it is exactly them).
+    records = [r for r in records if r["seed"] < deals]
     summary = ratings.summarize(records, anchors, "random", resamples, seed=0)
     raw = "".join(json.dumps(r, sort_keys=True) + "\n" for r in sorted(
         records, key=lambda r: (r["seed"], r["seats"]))).encode()
