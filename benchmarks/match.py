@@ -17,17 +17,23 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from . import sprt
-from .arena import run_arena
+from meeplezoo.training import flags
+
+from . import arena, sprt
 from .common import command_main
 from .ratings import points_over
 
 SPRT_KEYS = {"elo0": float, "elo1": float, "alpha": float, "beta": float}
+# Hypotheses are Elo differences of a few points; far out (|Elo| in the thousands) a
+# score rounds to 0 or 1 and the likelihood ratio is no longer a number.
+MAX_SPRT_ELO = 1000.0
+MAX_DEALS = 100_000          # deals of one match: 200,000 games is already days of play
 
 
 def parse_sprt(text: str) -> dict:
@@ -41,12 +47,32 @@ def parse_sprt(text: str) -> dict:
             settings[key] = SPRT_KEYS[key](value)
         except ValueError:
             raise ValueError(f"bad --sprt value {item!r}: not a number") from None
+        # float() reads "nan" and "inf": an infinite elo1 makes every LLR NaN, and the
+        # match would run to --max-games without a verdict.
+        if not math.isfinite(settings[key]):
+            raise ValueError(f"bad --sprt value {item!r}: not a finite number")
     if "elo0" not in settings or "elo1" not in settings:
         raise ValueError("--sprt needs elo0 and elo1, e.g. --sprt elo0=0,elo1=10")
+    if max(abs(settings["elo0"]), abs(settings["elo1"])) > MAX_SPRT_ELO:
+        raise ValueError(f"--sprt needs elo0 and elo1 within +-{MAX_SPRT_ELO:g}")
     if not settings["elo1"] > settings["elo0"]:
         raise ValueError("--sprt needs elo1 > elo0")
-    sprt.bounds(settings["alpha"], settings["beta"])              # in (0, 1)
+    sprt.bounds(settings["alpha"], settings["beta"])              # in (0, 0.5)
     return settings
+
+
+def check_numbers(games: int, max_games: int, chunk: int, workers: int | None, seed: int,
+                  out, move_limit: float | None, time_per_move: float | None) -> None:
+    """The flags in range, before the agents are built or any game is played: a count
+    too large to play is refused like one too small (``training/flags.py``)."""
+    flags.check_count("--games", games, 1, MAX_DEALS)
+    flags.check_count("--max-games", max_games, 1, 2 * MAX_DEALS)
+    flags.check_count("--chunk", chunk, 1, MAX_DEALS)
+    flags.check_seed("--seed", seed)
+    flags.check_workers("--workers", workers)
+    flags.check_output_folder("--out", out)
+    flags.check_seconds("--move-limit", move_limit)
+    flags.check_seconds("--time-per-move", time_per_move)
 
 
 def pentanomial(records: list[dict], a: str, b: str) -> np.ndarray:
@@ -92,13 +118,14 @@ def run_match(game: str, a: str, b: str, settings: dict | None = None, games: in
     """Play the match (module docstring); its :func:`outcome` plus the records' path."""
     if a == b:
         raise ValueError("a match needs two different agents")
-    if min(games, max_games, chunk) < 1:
-        raise ValueError("--games, --max-games and --chunk must be at least 1")
+    check_numbers(games, max_games, chunk, workers, seed, out, move_limit, time_per_move)
+    game = arena.check_setup(game, [a, b], 2)     # a bad game or agent spec, before a game
     deals = games if settings is None else min(chunk, max(max_games // 2, 1))
     while True:
-        path, records = run_arena(game, [a, b], games=deals, out=out, workers=workers,
-                                  seed=seed, progress=progress, move_limit=move_limit,
-                                  time_per_move=time_per_move)
+        # Looked up on the module, so a test that stubs the arena's games stubs them here.
+        path, records = arena.run_arena(game, [a, b], games=deals, out=out, workers=workers,
+                                        seed=seed, progress=progress, move_limit=move_limit,
+                                        time_per_move=time_per_move)
         report = outcome(records, a, b, settings)
         if settings is None or report["verdict"] != "inconclusive" or 2 * deals >= max_games:
             break

@@ -36,9 +36,10 @@ def score_to_elo(score) -> np.ndarray:
 
 
 def bounds(alpha: float, beta: float) -> tuple[float, float]:
-    """(lower, upper) LLR bounds: below accepts H0, above accepts H1."""
-    if not (0 < alpha < 1 and 0 < beta < 1):
-        raise ValueError(f"alpha and beta must be in (0, 1), got {alpha}, {beta}")
+    """(lower, upper) LLR bounds: below accepts H0, above accepts H1.  Error rates of a
+    half or more would put the lower bound above the upper (at alpha + beta >= 1)."""
+    if not (0 < alpha < 0.5 and 0 < beta < 0.5):
+        raise ValueError(f"alpha and beta must be in (0, 0.5), got {alpha}, {beta}")
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 
 

@@ -5,6 +5,7 @@ simulated matches, the pentanomial of real records, and ``meeplezoo match``."""
 from __future__ import annotations
 
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -74,7 +75,13 @@ def test_the_pentanomial_of_records_counts_complete_pairs():
 @pytest.mark.parametrize("text, message", [
     ("elo0=0", "needs elo0 and elo1"), ("elo0=10,elo1=0", "elo1 > elo0"),
     ("elo0=0,elo1=10,alpha=2", "alpha and beta"), ("elo=3", "bad --sprt item"),
-    ("elo0=x,elo1=3", "not a number")])
+    ("elo0=x,elo1=3", "not a number"), ("elo0=0,elo1=inf", "not a finite number"),
+    ("elo0=-inf,elo1=0", "not a finite number"), ("elo0=nan,elo1=5", "not a finite number"),
+    ("elo0=0,elo1=5,alpha=nan", "not a finite number"), ("elo0=0,elo1=1e30", "within"),
+    ("elo0=-5000,elo1=0", "within"), ("elo0=5,elo1=5", "elo1 > elo0"),
+    ("elo0=0,elo1=5,alpha=0.5", r"in \(0, 0\.5\)"), ("elo0=0,elo1=5,beta=0", r"in \(0, 0\.5\)"),
+    ("elo0=0,elo1=5,beta=-1", r"in \(0, 0\.5\)"), ("0", "bad --sprt item"),
+    ("abc", "bad --sprt item")])
 def test_bad_sprt_settings_are_refused(text, message):
     with pytest.raises(ValueError, match=message):
         match.parse_sprt(text)
@@ -94,3 +101,61 @@ def test_match_stops_at_the_bound_and_replays_the_same_games(tmp_path, capsys):
     assert again["pentanomial"] == report["pentanomial"] and again["llr"] == report["llr"]
     assert match.main(["hansa", "greedy", "greedy", "--out", str(tmp_path)]) == 2
     assert "two different agents" in capsys.readouterr().err
+
+
+@pytest.fixture
+def no_games(monkeypatch):
+    """The arena's game loop stubbed: a command that gets past its checks fails at once."""
+    from meeplezoo.benchmarks import arena
+
+    def played(*args, **kwargs):
+        raise AssertionError("a game was started")
+
+    monkeypatch.setattr(arena, "_drain", played)
+
+
+def refused_by_the_cli(argv, capsys) -> str:
+    """``meeplezoo ARGV`` answers one line on stderr and exit status 2; that line."""
+    from meeplezoo.training import cli
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                    # a numpy warning fails too
+        status = cli.main(argv)
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert status == 2 and len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
+@pytest.mark.parametrize("sprt_text", ["elo0=0,elo1=inf", "elo0=0,elo1=nan", "elo0=3,elo1=0",
+                                       "elo0=0,elo1=5,alpha=0.7,beta=0.7"])
+def test_a_match_with_an_sprt_that_cannot_end_is_refused(no_games, tmp_path, capsys,
+                                                         sprt_text):
+    line = refused_by_the_cli(["match", "hansa", "greedy", "random", "--sprt", sprt_text,
+                               "--out", str(tmp_path / "out")], capsys)
+    assert line.startswith("meeplezoo: error: ") and ("--sprt" in line or "alpha" in line)
+    assert not (tmp_path / "out").exists()
+
+
+HUGE = str(10**30)
+
+
+@pytest.mark.parametrize("flag, value", [
+    *[(flag, value) for flag in ("--games", "--max-games", "--chunk", "--workers")
+      for value in ("0", "-1", HUGE)],
+    ("--games", "100001"), ("--seed", "-1"), ("--seed", HUGE),
+    *[(flag, value) for flag in ("--move-limit", "--time-per-move")
+      for value in ("0", "-1", "nan", "inf", "-inf", "1e30", "3601")]])
+def test_match_refuses_a_number_out_of_range_before_any_game(no_games, tmp_path, capsys,
+                                                             flag, value):
+    line = refused_by_the_cli(["match", "hansa", "greedy", "random", f"{flag}={value}",
+                               "--out", str(tmp_path / "out")], capsys)
+    assert line.startswith(f"meeplezoo: error: {flag} ")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("agents", [["abc", "random"], ["random", "0"],
+                                    ["random", "process:"]])
+def test_match_refuses_a_bad_agent_before_any_game(no_games, tmp_path, capsys, agents):
+    refused_by_the_cli(["match", "hansa", *agents, "--out", str(tmp_path / "out")], capsys)
+    assert not (tmp_path / "out").exists()
