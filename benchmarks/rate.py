@@ -24,15 +24,20 @@ import re
 import sys
 from pathlib import Path
 
+from meeplezoo.training import flags
+
+from . import arena
 from . import ladder as ladders
-from .arena import run_arena
 from .common import command_main
+from .ladder_check import MAX_DEALS, MAX_PLAYERS
 
 # At 3+ players the scale is OpenSkill mu.  By its beta (25/6: about 200 Elo between two
 # players) +-50 Elo would be +-1.04 mu, but a 3-player ladder's mu spread is wider than
 # that reading (hansa_v0-3p: 48 mu from random to the top, 2-player Hansa 1,360 Elo) and
 # such a width would take ~3,900 games; 5 mu (about a tenth of that spread) took 1,152.
 DEFAULT_PRECISION = {"elo": 100.0, "openskill_mu": 5.0}
+# A wider interval than this says nothing on either scale (a ladder spans ~1,400 Elo).
+MAX_PRECISION = 10_000.0
 
 
 def rate(game: str, agent: str, ladder: str | None = None, precision: float | None = None,
@@ -42,26 +47,32 @@ def rate(game: str, agent: str, ladder: str | None = None, precision: float | No
          move_limit: float | None = None, progress: bool = True, log=print,
          time_per_move: float | None = None) -> dict:
     """Rate ``agent`` (module docstring); the report as a dict."""
-    from .arena import check_setup
-
-    game = check_setup(game, [agent], players)
+    check_numbers(precision, players, max_deals, chunk, min_deals, workers, out, move_limit,
+                  time_per_move)
+    game = arena.resolve_game(game)
     frozen = ladders.load_ladder(ladder or ladders.ladder_for(game, players))
     if frozen["game"] != game:
         raise ValueError(f"ladder {frozen['name']} is for {frozen['game']}, not {game}")
     precision = DEFAULT_PRECISION[frozen["scale"]] if precision is None else precision
-    if not precision > 0 or chunk < 1 or min_deals < 1:
-        raise ValueError("--precision must be > 0 and --chunk, --min-deals >= 1")
     anchors = [a["agent"] for a in frozen["anchors"] if a["agent"] != agent]
     deal_set = ladders.rating_deals(frozen)
     first, count = deal_set["first_seed"], deal_set["count"]
+    # More deals than the ladder publishes would be a silent cap; say so instead.  (A
+    # --chunk or --min-deals past them only means all of them: their defaults can be.)
+    if max_deals is not None and max_deals > count:
+        raise ValueError(f"--max-deals {max_deals} is more than the {count} deals of ladder "
+                         f"{frozen['name']}")
+    # The agent is built (a bad spec refused) only once the cheap checks have passed.
+    game = arena.check_setup(game, [agent], players)
     limit = min(count, max_deals or count)
     deals = min(max(chunk, min_deals), limit)
     folder = Path(out) / frozen["name"] / _safe(agent)
     while True:
-        path, records = run_arena(game, [agent, *anchors], frozen["players"], deals, folder,
-                                  seed=first,
-                                  workers=workers, progress=progress, move_limit=move_limit,
-                                  versus=agent, time_per_move=time_per_move)
+        # Looked up on the module, so a test that stubs the arena's games stubs them here.
+        path, records = arena.run_arena(game, [agent, *anchors], frozen["players"], deals,
+                                        folder, seed=first, workers=workers,
+                                        progress=progress, move_limit=move_limit,
+                                        versus=agent, time_per_move=time_per_move)
         mine = [r for r in records if agent in r["seats"]
                 and first <= r["seed"] < first + deals]
         fit = ladders.fit_on_ladder(frozen, mine, agent)
@@ -80,6 +91,24 @@ def rate(game: str, agent: str, ladder: str | None = None, precision: float | No
             "deal_set": {"first_seed": first, "count": count, "used": deals},
             "precision": precision, **fit, "forfeits": forfeited,
             "anchors": frozen["anchors"], "records": str(path)}
+
+
+def check_numbers(precision: float | None, players: int, max_deals: int | None, chunk: int,
+                  min_deals: int, workers: int | None, out, move_limit: float | None,
+                  time_per_move: float | None) -> None:
+    """The flags in range (None: not given), before anything is loaded or built
+    (``training/flags.py``); ``--max-deals`` is checked against the ladder once loaded."""
+    if precision is not None:
+        flags.check_number("--precision", precision, 0.0, MAX_PRECISION, low_open=True)
+    flags.check_count("--players", players, 2, MAX_PLAYERS)
+    if max_deals is not None:
+        flags.check_count("--max-deals", max_deals, 1, MAX_DEALS)
+    flags.check_count("--chunk", chunk, 1, MAX_DEALS)
+    flags.check_count("--min-deals", min_deals, 1, MAX_DEALS)
+    flags.check_workers("--workers", workers)
+    flags.check_output_folder("--out", out)
+    flags.check_seconds("--move-limit", move_limit)
+    flags.check_seconds("--time-per-move", time_per_move)
 
 
 def _safe(agent: str) -> str:

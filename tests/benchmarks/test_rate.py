@@ -184,3 +184,35 @@ def test_a_three_player_ladder_rates_with_openskill_and_fixed_anchors(tmp_path):
     assert again["precision"] == rate.DEFAULT_PRECISION["openskill_mu"] and again["games"] >= 9
     fit = ladder.fit_on_ladder(frozen, frozen["records"], "greedy", resamples=20)
     assert fit["games"] == 9 and fit["low"] <= greedy["rating"] <= fit["high"]
+
+
+HUGE = str(10**30)
+
+
+@pytest.mark.parametrize("flag, value", [
+    *[("--precision", v) for v in ("0", "-1", "nan", "inf", "-inf", "1e30", "10001")],
+    *[("--players", v) for v in ("0", "-1", "1", "7", HUGE)],
+    *[(flag, v) for flag in ("--max-deals", "--chunk", "--min-deals", "--workers")
+      for v in ("0", "-1", HUGE)],
+    ("--max-deals", "201"),                      # the default hansa ladder has 200 deals
+    *[(flag, v) for flag in ("--move-limit", "--time-per-move")
+      for v in ("0", "-1", "nan", "inf", "-inf", "1e30", "3601")]])
+def test_rate_refuses_a_number_out_of_range_before_any_game(monkeypatch, tmp_path, capsys,
+                                                            flag, value):
+    import warnings
+
+    from meeplezoo.benchmarks import arena
+    from meeplezoo.training import cli
+
+    def played(*args, **kwargs):
+        raise AssertionError("a game was started")
+
+    monkeypatch.setattr(arena, "_drain", played)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        status = cli.main(["rate", "hansa", "--agent", "random", f"{flag}={value}", "--out",
+                           str(tmp_path / "out"), "--quiet"])
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert status == 2 and len(lines) == 1, err
+    assert lines[0].startswith(f"meeplezoo: error: {flag} ") and not (tmp_path / "out").exists()
