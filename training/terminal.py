@@ -65,8 +65,9 @@ def build_agents(game: str, seats: Sequence[str], seed: int, allow_code: bool = 
             continue
         if runs_code(spec):
             if not allow_code:
-                raise ValueError(f"seat {index} ({spec}) runs code the spec names; it is "
-                                 f"not allowed here")
+                raise ValueError(f"seat {index} ({spec}) runs code the spec names; only "
+                                 f"seats you give yourself may (--seats; a server started "
+                                 f"with --allow-code-agents), never a file's")
         elif spec.partition(":")[0] not in agent_names():
             raise ValueError(f"unknown seat {spec!r}; use {HUMAN} or an agent: "
                              f"{', '.join(agent_names())}, or your own as "
@@ -118,7 +119,8 @@ class TerminalGame:
 
     # --- setting up ------------------------------------------------------------------------
 
-    def _start(self, game, options, seats, seed, actions, expected_state=None):
+    def _start(self, game, options, seats, seed, actions, expected_state=None,
+               allow_code: bool | None = None):
         """Build the whole game aside, then swap it in: a failure changes nothing."""
         rules = game_spec(game)
         if not rules.min_players <= len(seats) <= rules.max_players:
@@ -128,7 +130,8 @@ class TerminalGame:
             env = make(game, raw=True, num_players=len(seats), **options)
         except TypeError as err:                      # an unknown rule option
             raise ValueError(f"bad options for {game}: {err}") from None
-        agents = build_agents(game, seats, seed, allow_code=self.allow_code)
+        agents = build_agents(game, seats, seed,
+                              allow_code=self.allow_code if allow_code is None else allow_code)
         env.reset(seed=seed)
         history = []
         for index, action in enumerate(actions):
@@ -150,8 +153,10 @@ class TerminalGame:
     @classmethod
     def from_file(cls, path, **kwargs) -> TerminalGame:
         data = read_saved_game(path)
+        # The seats come from the file, not from the person: a file never seats code
+        # (a saved game from someone else would otherwise run what it names).
         game = cls(data["game"], data["seats"], data["seed"], options=data["options"],
-                   **kwargs)
+                   **{**kwargs, "allow_code": False})
         game.load(path)
         return game
 
@@ -244,7 +249,7 @@ class TerminalGame:
         data = read_saved_game(path)
         try:
             self._start(data["game"], data["options"], data["seats"], data["seed"],
-                        data["actions"], data["state"])
+                        data["actions"], data["state"], allow_code=False)
         except ValueError as err:
             raise ValueError(f"{path}: {err}") from None
 
@@ -373,6 +378,12 @@ def read_saved_game(path) -> dict:
 
 def play_command(args, input_fn: Callable[[str], str] | None = None, out=None) -> int:
     """``meeplezoo play``: set up (every bad input is a ValueError), play, write the replay."""
+    from . import flags
+
+    flags.check_count("--hint-sims", args.hint_sims, 1, 1_000_000)
+    flags.check_seed("--seed", args.seed)
+    if args.save_to:                # checked now: a bad path would lose the whole game
+        flags.check_output_file("--save-to", args.save_to)
     kwargs = {"hint_sims": args.hint_sims, "input_fn": input_fn, "out": out}
     if args.load:
         if args.seats or args.seed is not None:

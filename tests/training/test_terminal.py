@@ -220,3 +220,26 @@ def test_play_load_refuses_a_corrupt_saved_game(tmp_path, capsys):
     assert "corrupt meeplezoo saved game" in err and err.count("\n") == 1
     assert main(["play", "--load", str(path), "--seats", "human", "random"]) == 2
     assert "--load takes the seats" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seat", ["process:{evil}:Bot", "{evil}:Bot"])
+def test_a_saved_game_file_never_seats_code(tmp_path, capsys, seat):
+    """A saved game names its seats; loading one from someone else must not import or
+    start the code it names (issue 28), whether at the command line or with ``load``."""
+    from meeplezoo.training import cli
+
+    marker = tmp_path / "ran"
+    evil = tmp_path / "evil.py"
+    evil.write_text(f"open({str(marker)!r}, 'w').write('x')\nclass Bot: pass\n")
+    game = TerminalGame("saint_malo_v0", ["random", "random"], seed=3, input_fn=lambda p: "quit",
+                        out=io.StringIO())
+    saved = game.saved_game()
+    saved["seats"][1] = seat.format(evil=evil)
+    path = tmp_path / "saved.json"
+    path.write_text(json.dumps(saved))
+    assert cli.main(["play", "--load", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "runs code" in err[0]
+    with pytest.raises(ValueError, match="runs code"):
+        game.load(path)
+    assert not marker.exists()

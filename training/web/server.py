@@ -237,9 +237,25 @@ def add_arguments(parser) -> None:
                              "module:Name, process:<spec> (loopback only)")
 
 
+def check_host(host: str) -> None:
+    """``--host``: an IP address or ``localhost``.  A name would be looked up by the
+    resolver, and the Host check would then trust whatever the name says."""
+    import ipaddress
+
+    if host == "localhost":
+        return
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        raise ValueError(f"--host {host!r} is not an IP address (e.g. 127.0.0.1, or this "
+                         f"machine's address on the network, e.g. 192.168.1.20)") from None
+
+
 def serve_command(args) -> int:
-    if not 0 <= args.port <= 65535:
-        raise ValueError(f"--port {args.port} is not a port number (0..65535)")
+    check_host(args.host)
+    if not 1 <= args.port <= 65535:
+        # not 0 (any free port) either: the Host check needs the port the page will use
+        raise ValueError(f"--port {args.port} is not a port number (1..65535)")
     app = create_app(allow_code_agents=args.allow_code_agents, host=args.host, port=args.port)
     import uvicorn
 
