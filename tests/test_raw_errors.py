@@ -94,3 +94,29 @@ def test_a_replay_with_edited_rewards_is_refused(replay_file, tmp_path, capsys):
         edited.write_text(json.dumps({**record, "rewards": rewards}))
         assert cli.main(["replay", str(edited), "--all"]) == 2
         assert "rewards" in one_line_error(capsys)
+
+
+def test_an_unreadable_checkpoint_error_quotes_nothing_of_the_file(tmp_path):
+    """The server shows this message on a page: it must not quote the file it was given
+    (a seat ``ppo:/etc/passwd``), nor suggest loading it without weights_only."""
+    import os
+
+    import torch
+
+    from meeplezoo.training.checkpoint import load_checkpoint
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:x:0:0:TOPSECRET:/root:/bin/bash\n" * 50)
+
+    class Evil:
+        def __reduce__(self):
+            return (os.system, (f"touch {tmp_path / 'ran'}",))
+
+    evil = tmp_path / "evil.pt"
+    torch.save({"x": Evil()}, evil)
+    for path in (secret, evil):
+        with pytest.raises(ValueError, match="not a readable checkpoint") as caught:
+            load_checkpoint(path)
+        assert "TOPSECRET" not in str(caught.value) and "root:x" not in str(caught.value)
+        assert "weights_only=False" not in str(caught.value)
+    assert not (tmp_path / "ran").exists()

@@ -18,6 +18,7 @@ so a run killed mid-save leaves the previous checkpoint intact.
 from __future__ import annotations
 
 import os
+import pickle
 import tempfile
 from pathlib import Path
 
@@ -110,9 +111,17 @@ def load_checkpoint(path: str | os.PathLike, expect: dict | None = None,
         payload = torch.load(path, map_location=map_location, weights_only=True)
     except Exception as err:  # noqa: BLE001 - any file may be handed in: weights_only=True
         # runs no code, but its unpickler fails on junk in many ways (IndexError on a text
-        # file, KeyError, struct errors): each is the same answer, not a checkpoint.
+        # file, KeyError, struct errors): each is the same answer, not a checkpoint.  Only
+        # torch's own readers' messages are shown (a broken zip, a refused global); the
+        # others can quote the bytes of whatever file was named (a server's /etc/passwd).
+        shown = ""
+        if isinstance(err, pickle.UnpicklingError):    # not torch's advice to load with
+            # weights_only=False: the one thing never to do with a stranger's file
+            shown = " (the weights-only loader refused what it holds besides tensors)"
+        elif isinstance(err, RuntimeError) and str(err).strip():
+            shown = f": {str(err).strip().splitlines()[0][:200]}"
         raise ValueError(f"{path} is not a readable checkpoint (corrupt or not written by "
-                         f"meeplezoo training): {type(err).__name__}: {err}") from None
+                         f"meeplezoo training): {type(err).__name__}{shown}") from None
     missing = [key for key in REQUIRED if not isinstance(payload, dict) or key not in payload]
     if missing:
         raise ValueError(f"{path} is not a meeplezoo checkpoint (missing {missing})")
