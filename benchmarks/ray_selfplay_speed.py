@@ -7,7 +7,8 @@ the latency of a weights broadcast (issue 18's training figures).
 
 Every run uses the trainer's default search settings (``training/az.py``: 32 games per
 actor, 32 / 8 simulations, a (256, 256) MLP) and a fresh network.  The self-play runs keep
-the learner idle (``min_buffer`` above what they record) so they time the actors alone;
+the learner idle (``min_buffer`` the whole buffer, more than a run records) so they time
+the actors alone;
 the learner is timed alone on a full buffer; the broadcast is timed in a run that learns
 (the learner puts new weights after every step, an actor fetches and loads them when its
 next call starts).  Moves are every searched move; positions are the full-budget moves
@@ -36,7 +37,7 @@ def options_for(game: str, seconds: float, folder: str, **changes):
 
     return dataclasses.replace(Options(game=game, minutes=seconds / 60, iterations=10 ** 9,
                                        progress=False, torch_threads=1, run_dir=folder,
-                                       min_buffer=10 ** 9), **changes)
+                                       min_buffer=Options.buffer_size), **changes)
 
 
 def local_selfplay(options) -> dict:
