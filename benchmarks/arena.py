@@ -162,13 +162,14 @@ def check_setup(game: str, agents: Sequence[str], num_players: int) -> str:
     return game
 
 
-def check_run_options(games: int, seed: int, workers: int | None, out, move_limit,
-                      time_per_move) -> None:
+def check_run_options(games: int | None, seed: int | None, workers: int | None, out,
+                      move_limit, time_per_move) -> None:
     """The ranges of the options every arena run takes (``arena``, ``match``, ``rate``),
-    checked before anything is made or written."""
+    checked before anything is made or written (``None``: not the caller's to set)."""
     from meeplezoo.training import flags
 
-    flags.check_count("--games (deals)", games, 1, MAX_DEALS)
+    if games is not None:
+        flags.check_count("--games (deals)", games, 1, MAX_DEALS)
     flags.check_seed("--seed", seed)
     flags.check_workers("--workers", workers)
     flags.check_output_folder("--out", out)

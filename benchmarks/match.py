@@ -68,11 +68,7 @@ def check_numbers(games: int, max_games: int, chunk: int, workers: int | None, s
     flags.check_count("--games", games, 1, MAX_DEALS)
     flags.check_count("--max-games", max_games, 1, 2 * MAX_DEALS)
     flags.check_count("--chunk", chunk, 1, MAX_DEALS)
-    flags.check_seed("--seed", seed)
-    flags.check_workers("--workers", workers)
-    flags.check_output_folder("--out", out)
-    flags.check_seconds("--move-limit", move_limit)
-    flags.check_seconds("--time-per-move", time_per_move)
+    arena.check_run_options(None, seed, workers, out, move_limit, time_per_move)
 
 
 def pentanomial(records: list[dict], a: str, b: str) -> np.ndarray:

@@ -105,10 +105,7 @@ def check_numbers(precision: float | None, players: int, max_deals: int | None, 
         flags.check_count("--max-deals", max_deals, 1, MAX_DEALS)
     flags.check_count("--chunk", chunk, 1, MAX_DEALS)
     flags.check_count("--min-deals", min_deals, 1, MAX_DEALS)
-    flags.check_workers("--workers", workers)
-    flags.check_output_folder("--out", out)
-    flags.check_seconds("--move-limit", move_limit)
-    flags.check_seconds("--time-per-move", time_per_move)
+    arena.check_run_options(None, None, workers, out, move_limit, time_per_move)
 
 
 def _safe(agent: str) -> str:
