@@ -97,7 +97,10 @@ MCTS_BOUNDS = {"simulations": ("N", 1, 1_000_000), "seconds": ("Xs", 0.001, 600.
                "max_nodes": ("nodes", 64, 5_000_000),
                "rollout_depth": ("depth", -1, 100_000), "c": ("c", 0.0, 100.0),
                "prior": ("prior", 0.0, 0.999)}
-AZ_BOUNDS = {"simulations": ("sims", 0, 100_000)}
+AZ_BOUNDS = {"simulations": ("sims", 0, 100_000), "c": ("c", 0.0, 100.0),
+             "leaf_batch": ("batch", 1, 1_024), "fpu": ("fpu", -10.0, 10.0),
+             "lam": ("lam", 0.0, 1.0), "prior_mix": ("pmix", 0.0, 1.0),
+             "rollouts": ("rollouts", 1, 64)}
 
 
 def _check_bounds(spec: str, kwargs: dict, bounds: dict) -> None:
@@ -170,23 +173,41 @@ def _ppo(game: str, seed: int | None, arguments: str) -> Agent:
     return agent
 
 
+# ``az:`` options: the spec's key -> (AZAgent's keyword, parse).  ``fpu=X`` values an
+# unvisited move at X, ``fpu=parent-X`` at its parent's value minus X.
+AZ_OPTIONS = {"sims": ("simulations", int), "c": ("c", float), "batch": ("leaf_batch", int),
+              "lam": ("lam", float), "pmix": ("prior_mix", float),
+              "rollouts": ("rollouts", int)}
+
+
 def _az(game: str, seed: int | None, arguments: str) -> Agent:
-    """``az:<checkpoint>[,sims=N][,root=puct|gumbel]``, ``az:default[,...]`` (the bot
-    shipped for the game, trained at 2 players) or ``az:default3p`` (one trained at 3,
-    where shipped); ``sims=0`` plays the network's policy without search."""
+    """``az:<checkpoint>[,option...]``, ``az:default[,...]`` (the bot shipped for the game,
+    trained at 2 players) or ``az:default3p`` (one trained at 3, where shipped).  Options
+    (each defaults to the checkpoint's recorded play settings): ``sims=N`` (0: the
+    network's policy without search), ``root=puct|gumbel``, ``c=X`` (PUCT), ``batch=N``
+    (leaves per network call), ``fpu=X`` or ``fpu=parent-X`` (first-play urgency),
+    ``lam=X`` (the network's share of the leaf value, the rest the game's heuristic),
+    ``pmix=X`` (prior share on the heuristic's move), ``rollouts=N``."""
     path, *options = arguments.split(",") if arguments else [""]
     if not path:
         raise ValueError("write az:<checkpoint> or az:default, then optionally ,sims=N")
     kwargs: dict = {}
     for option in options:
         key, _, value = option.partition("=")
-        if key == "sims" and value.lstrip("-").isdigit():
-            kwargs["simulations"] = int(value)
-        elif key == "root" and value in ("puct", "gumbel"):
-            kwargs["root"] = value
-        else:
-            raise ValueError(f"bad az option {option!r}; the options are sims=N and "
-                             "root=puct|gumbel")
+        try:
+            if key == "root" and value in ("puct", "gumbel"):
+                kwargs["root"] = value
+            elif key == "fpu":
+                parent = value.startswith("parent-")
+                kwargs["fpu_mode"] = "parent" if parent else "fixed"
+                kwargs["fpu"] = float(value.removeprefix("parent-"))
+            else:
+                name, cast = AZ_OPTIONS[key]
+                kwargs[name] = cast(value)
+        except (KeyError, ValueError):
+            raise ValueError(f"bad az option {option!r}; the options are sims=N, "
+                             f"root=puct|gumbel, c=X, batch=N, fpu=X or fpu=parent-X, "
+                             f"lam=X, pmix=X, rollouts=N") from None
     _check_bounds(f"az:{arguments}", kwargs, AZ_BOUNDS)
     from .az import AZAgent, shipped_checkpoint
     from .shipped import shipped_players

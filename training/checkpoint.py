@@ -31,9 +31,11 @@ REQUIRED = ("format", "meta", "model", "counters")
 
 def save_checkpoint(path: str | os.PathLike, *, meta: dict, model: torch.nn.Module,
                     optimizer: torch.optim.Optimizer | None = None, options: dict | None = None,
-                    counters: dict | None = None, np_rng: np.random.Generator | None = None
-                    ) -> Path:
-    """Write a checkpoint atomically (temporary file + ``os.replace``); returns its path."""
+                    counters: dict | None = None, np_rng: np.random.Generator | None = None,
+                    play: dict | None = None) -> Path:
+    """Write a checkpoint atomically (temporary file + ``os.replace``); returns its path.
+    ``play``: the settings the bot plays best with (an AZ bot's search: c, leaves per
+    batch, first-play urgency, the heuristic's share), read by ``az:`` as its defaults."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = {
@@ -43,6 +45,7 @@ def save_checkpoint(path: str | os.PathLike, *, meta: dict, model: torch.nn.Modu
         "optimizer": optimizer.state_dict() if optimizer is not None else {},
         "options": dict(options or {}),
         "counters": dict(counters or {}),
+        "play": dict(play or {}),
         "rng": {"torch": torch.get_rng_state(),
                 "numpy": np_rng.bit_generator.state if np_rng is not None else {}},
     }
@@ -51,19 +54,22 @@ def save_checkpoint(path: str | os.PathLike, *, meta: dict, model: torch.nn.Modu
 
 
 def export_for_play(source: str | os.PathLike, destination: str | os.PathLike,
-                    half: bool = False) -> Path:
+                    half: bool = False, play: dict | None = None) -> Path:
     """A copy of a training checkpoint with only what playing needs (the network's meta
     and weights, the options and counters that say how it was trained): no optimizer
     state or generators, about a third of the size, for bots that ship with the package.
     ``half`` stores the floating-point weights as float16 (half the size again; loading
-    casts them back to the network's float32)."""
+    casts them back to the network's float32).  ``play`` replaces the play settings
+    (tuned after training, e.g. the search's c and first-play urgency)."""
     payload = load_checkpoint(source)
     model = payload["model"]
     if half:
         model = {k: v.half() if v.is_floating_point() else v for k, v in model.items()}
     slim = {"format": FORMAT, "meta": payload["meta"], "model": model,
             "optimizer": {}, "options": payload.get("options", {}),
-            "counters": payload.get("counters", {}), "rng": {}}
+            "counters": payload.get("counters", {}),
+            "play": dict(payload.get("play") or {}) if play is None else dict(play),
+            "rng": {}}
     destination = Path(destination)
     destination.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(destination, lambda file: torch.save(slim, file))

@@ -20,6 +20,7 @@ from ..mcts import MCTSAgent
 from ..shipped import shipped_bot
 from .evaluator import NetworkEvaluator
 from .gumbel import GumbelMCTS
+from .knowledge import Knowledge, KnowledgeEvaluator
 from .network import make_az_network
 from .play_evaluator import MLPPlayEvaluator
 
@@ -32,8 +33,17 @@ def shipped_checkpoint(game: str, players: int = 2) -> Path:
     return shipped_bot(BOTS_DIR, game, players, "AlphaZero", "az")
 
 
-def load_az_network(path: str | Path, device: str = "cpu"):
-    """``(network, meta)`` from a checkpoint, every field checked (``weights_only``)."""
+# How a bot searches when its checkpoint and its spec say nothing: PUCT's c, leaves per
+# network call, unvisited moves at a fixed 0, the network alone.  A checkpoint's ``play``
+# record (written by the trainer, tuned before shipping) overrides these, and the spec's
+# options (``az:default,c=1.5,fpu=parent-0.2,lam=0.5``) override both.
+PLAY_DEFAULTS = {"simulations": 200, "c": 1.25, "leaf_batch": 8, "fpu_mode": "fixed",
+                 "fpu": 0.0, "lam": 1.0, "prior_mix": 0.0, "rollouts": 1}
+
+
+def load_az_checkpoint(path: str | Path, device: str = "cpu"):
+    """``(network, meta, play)`` from a checkpoint, every field checked (``weights_only``);
+    ``play`` is its recorded play settings (``PLAY_DEFAULTS`` keys)."""
     from meeplezoo.envs import spec
     from meeplezoo.training.checkpoint import load_checkpoint, load_weights
 
@@ -45,36 +55,58 @@ def load_az_network(path: str | Path, device: str = "cpu"):
         raise ValueError(f"{path}: meta['seats'] is {seats!r}; {meta['game']} has up to "
                          f"{spec(meta['game']).max_players} seats")
     load_weights(network, payload["model"], path)
-    return network.to(device).eval(), meta
+    play = payload.get("play") or {}
+    if not isinstance(play, dict) or set(play) - set(PLAY_DEFAULTS):
+        raise ValueError(f"{path}: 'play' must hold only {sorted(PLAY_DEFAULTS)}, got {play!r}")
+    return network.to(device).eval(), meta, dict(play)
+
+
+def load_az_network(path: str | Path, device: str = "cpu"):
+    """``(network, meta)`` from a checkpoint, every field checked (``weights_only``)."""
+    network, meta, _ = load_az_checkpoint(path, device)
+    return network, meta
 
 
 class AZAgent(Agent):
-    """Network-guided search (see the module docstring)."""
+    """Network-guided search (see the module docstring).  Each search setting left
+    ``None`` comes from the checkpoint's ``play`` record, else ``PLAY_DEFAULTS``."""
 
-    def __init__(self, checkpoint: str | Path, simulations: int = 200, c: float = 1.25,
-                 leaf_batch: int = 8, device: str = "cpu", root: str = "puct",
-                 seed: int | None = None):
+    def __init__(self, checkpoint: str | Path, simulations: int | None = None,
+                 c: float | None = None, leaf_batch: int | None = None, device: str = "cpu",
+                 root: str = "puct", fpu_mode: str | None = None, fpu: float | None = None,
+                 lam: float | None = None, prior_mix: float | None = None,
+                 rollouts: int | None = None, seed: int | None = None):
         super().__init__(seed)
-        if simulations < 0:
-            raise ValueError("sims must be >= 0 (0: the network's policy alone)")
         if root not in ("puct", "gumbel"):
             raise ValueError(f"root must be puct or gumbel, not {root!r}")
-        self.network, self.meta = load_az_network(checkpoint, device)
+        self.network, self.meta, recorded = load_az_checkpoint(checkpoint, device)
+        given = {"simulations": simulations, "c": c, "leaf_batch": leaf_batch,
+                 "fpu_mode": fpu_mode, "fpu": fpu, "lam": lam, "prior_mix": prior_mix,
+                 "rollouts": rollouts}
+        self.settings = settings = {**PLAY_DEFAULTS, **recorded,
+                                    **{k: v for k, v in given.items() if v is not None}}
+        if settings["simulations"] < 0:
+            raise ValueError("sims must be >= 0 (0: the network's policy alone)")
         self.game = self.meta["game"]
         from meeplezoo.envs import spec
 
         # the MLP plays through NumPy (``play_evaluator``): torch's per-call overhead was
         # most of a move's think time at a game's batches of 8 leaves
-        self.evaluator = MLPPlayEvaluator(self.network, spec(self.game)) \
+        self.network_evaluator = MLPPlayEvaluator(self.network, spec(self.game)) \
             if self.meta["architecture"] == "az-mlp" and device == "cpu" else \
             NetworkEvaluator(self.network, spec(self.game), device)
-        self.simulations = int(simulations)
+        knowledge = Knowledge(float(settings["lam"]), float(settings["prior_mix"]),
+                              int(settings["rollouts"]))
+        self.evaluator = KnowledgeEvaluator(self.network_evaluator, spec(self.game), knowledge,
+                                            seed) if knowledge.used else self.network_evaluator
+        self.simulations = int(settings["simulations"])
         search = GumbelMCTS if root == "gumbel" else MCTSAgent
         extra = {"gumbel_scale": 0.0} if root == "gumbel" else {}
-        self.search = None if simulations == 0 else search(
-            simulations=simulations, c=c, evaluator=self.evaluator, leaf_batch=leaf_batch,
-            chance="stratified", seed=seed, **extra)
-        self.name = f"az:{checkpoint},sims={simulations}"
+        self.search = None if self.simulations == 0 else search(
+            simulations=self.simulations, c=float(settings["c"]), evaluator=self.evaluator,
+            leaf_batch=int(settings["leaf_batch"]), fpu=float(settings["fpu"]),
+            fpu_mode=settings["fpu_mode"], chance="stratified", seed=seed, **extra)
+        self.name = f"az:{checkpoint},sims={self.simulations}"
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -92,11 +124,12 @@ class AZAgent(Agent):
             raise ValueError(f"{self.name} was trained on {self.game}, not {game.spec.name}")
         if self.search is not None:
             return self.search.act(env)
-        return int(np.argmax(self.policy_and_value(env)[0]))
+        game_state, mask = game.state[None, :], np.asarray(game.action_mask(), np.int8)[None, :]
+        return int(np.argmax(self.evaluator(game_state, mask)[1][0]))
 
     def policy_and_value(self, env) -> tuple[np.ndarray, np.ndarray]:
         """The network's priors over the actions and its value per seat, for analysis."""
         game = env.unwrapped
-        values, priors = self.evaluator(game.state[None, :],
-                                        np.asarray(game.action_mask(), np.int8)[None, :])
+        values, priors = self.network_evaluator(
+            game.state[None, :], np.asarray(game.action_mask(), np.int8)[None, :])
         return priors[0], values[0]

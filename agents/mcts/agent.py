@@ -74,7 +74,8 @@ class MCTSAgent(Agent):
                  chance: str = "sample", max_nodes: int = 100_000, reuse: bool = True,
                  evaluator: Callable | None = None, leaf_batch: int = 16, fpu: float = 0.0,
                  leaf_value: Callable | None = None, backup: str = "mean",
-                 horizon: str = "game", prior: float = 0.0, seed: int | None = None):
+                 horizon: str = "game", prior: float = 0.0, fpu_mode: str = "fixed",
+                 seed: int | None = None):
         super().__init__(seed)
         if simulations < 1 and seconds is None:
             raise ValueError("simulations must be >= 1 (or give seconds)")
@@ -84,6 +85,9 @@ class MCTSAgent(Agent):
             raise ValueError("backup must be 'mean' or 'max' (max/expectation)")
         if horizon not in ("game", "turn"):
             raise ValueError("horizon must be 'game' or 'turn'")
+        if fpu_mode not in ("fixed", "parent"):
+            raise ValueError("fpu_mode must be 'fixed' (unvisited moves valued at fpu) or "
+                             "'parent' (at the parent's value minus fpu)")
         if not 0.0 <= prior < 1.0:
             raise ValueError("prior (the heuristic move's share of the priors) must be in [0, 1)")
         self.simulations, self.seconds = int(simulations), seconds
@@ -96,7 +100,8 @@ class MCTSAgent(Agent):
                                 rollout_depth, 1.0 if chance == "stratified" else 0.0, fpu,
                                 1.0 if leaf_value is not None else 0.0,
                                 1.0 if backup == "max" else 0.0,
-                                1.0 if horizon == "turn" else 0.0, 0.0, 0.0, prior, -1.0],
+                                1.0 if horizon == "turn" else 0.0, 0.0, 0.0, prior, -1.0,
+                                1.0 if fpu_mode == "parent" else 0.0],
                                dtype=np.float64)
         self.tree = Tree(max_nodes)
         self._rng = new_rng(0)        # reseeded in place per move (a forest holds a view)

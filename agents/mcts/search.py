@@ -42,6 +42,7 @@ from meeplezoo.agents.mcts.uct import (  # noqa: F401 (re-exported: bindings, ag
     P_C,
     P_CHANCE_MODE,
     P_FPU,
+    P_FPU_PARENT,
     P_HORIZON,
     P_LEAF_VALUE,
     P_OWNER_SLOT,
@@ -245,6 +246,43 @@ def select_leaf_rows(rows_tree, rows_root_action, root_states, nodes, values, ed
                       params[g], rngs[g], leaf_states[k:k + 1], leaf_nodes[k:k + 1],
                       leaf_values[k:k + 1], terminal[k:k + 1], mask, codes, probs)
         legal_mask(leaf_states[k], masks[k])
+
+
+@njit
+def heuristic_values(states, params, rng, rollouts, mask, out):
+    """The search's own value of each row of ``states`` (absolute seats), as it values a
+    leaf without a network: the exact result of a finished game, the compiled leaf value,
+    or the mean of ``rollouts`` rollouts (the game's rollout policy and depth from
+    ``params``).  The network search mixes it with the network's value."""
+    players = states[0, H_NUM_PLAYERS] if states.shape[0] else 0
+    value = np.zeros(players, dtype=np.float64)
+    state = np.empty_like(states[0]) if states.shape[0] else np.empty(0, states.dtype)
+    for row in range(states.shape[0]):
+        state[:] = states[row]
+        for seat in range(players):
+            out[row, seat] = 0.0
+        if state[H_TO_MOVE] == TERMINAL:
+            terminal_value(state, value)
+            out[row, :players] = value
+        elif params[P_LEAF_VALUE] > 0.5:
+            leaf_value(state, value)
+            out[row, :players] = value
+        else:
+            for _ in range(rollouts):
+                state[:] = states[row]
+                rollout(state, params, rng, mask, value)
+                for seat in range(players):
+                    out[row, seat] += value[seat] / rollouts
+
+
+@njit
+def heuristic_moves(states, masks, rng, out):
+    """The move the game's heuristic picks in each row (-1 where no one decides): the move
+    the tuned search puts a share of its prior on."""
+    for row in range(states.shape[0]):
+        out[row] = -1
+        if states[row, H_TO_MOVE] >= 0:
+            out[row] = prior_policy(states[row], masks[row], rng)
 
 
 @njit

@@ -15,7 +15,10 @@ turn owner (state slot [8]) differs from the root's ([9]) is valued, never expan
 every legal move plus w on the move the game's heuristic policy picks there (PUCT then
 spends the budget near the heuristic's line instead of spreading it over every move),
 [11] root action: when >= 0, every simulation takes that move at the root instead of
-selecting one (a Gumbel root's sequential halving chooses which move to visit).
+selecting one (a Gumbel root's sequential halving chooses which move to visit),
+[12] 1 = first-play urgency from the parent: an unvisited move is valued at the node's
+mean value for its player minus [4] (a side that is behind then tries its likeliest moves
+first instead of spreading the budget over every move valued at a fixed [4]).
 """
 
 from __future__ import annotations
@@ -32,8 +35,8 @@ from meeplezoo.envs.core.rng import rand_float
 from .tree import ACTION, BACKED, CHILD, FIRST_EDGE, NUM_EDGES, PARENT, PLAYER, VIRTUAL, VISITS
 
 (P_C, P_PUCT, P_ROLLOUT_DEPTH, P_CHANCE_MODE, P_FPU, P_LEAF_VALUE, P_BACKUP, P_HORIZON,
- P_OWNER_SLOT, P_ROOT_OWNER, P_PRIOR, P_ROOT_ACTION) = range(12)
-PARAM_COUNT = 12
+ P_OWNER_SLOT, P_ROOT_OWNER, P_PRIOR, P_ROOT_ACTION, P_FPU_PARENT) = range(13)
+PARAM_COUNT = 13
 
 
 @njit
@@ -52,6 +55,9 @@ def select_decision_edge(node, nodes, values, edges, priors, params, rng):
     puct = params[P_PUCT] > 0.5
     log_n = math.log(max(parent_visits, 1))
     sqrt_n = math.sqrt(max(parent_visits, 1))
+    unvisited = params[P_FPU]
+    if params[P_FPU_PARENT] > 0.5 and nodes[node, VISITS] > 0:
+        unvisited = values[node, player] / nodes[node, VISITS] - params[P_FPU]
     best, best_score, ties = -1, -np.inf, 0
     for edge in range(first, first + count):
         child = edges[edge, CHILD]
@@ -67,7 +73,7 @@ def select_decision_edge(node, nodes, values, edges, priors, params, rng):
                 value = values[child, player] - virtual      # a virtual visit is a loss
         n = visits + virtual
         if puct:
-            q = value / n if n > 0 else params[P_FPU]
+            q = value / n if n > 0 else unvisited
             score = q + c * priors[edge] * sqrt_n / (1.0 + n)
         elif n == 0:
             score = np.inf                                   # try every move once

@@ -218,9 +218,9 @@ def test_bad_checkpoints_and_specs_get_one_clear_error(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="no shipped AlphaZero bot trained at 4 players"):
         make_agent("az:default4p", "serenissima_v0")
     monkeypatch.undo()
-    with pytest.raises(ValueError, match="the options are sims=N and root=puct"):
+    with pytest.raises(ValueError, match="the options are sims=N, root=puct|gumbel"):
         make_agent(f"az:{path},simz=3", "hansa_v0")
-    with pytest.raises(ValueError, match="the options are sims=N and root=puct"):
+    with pytest.raises(ValueError, match="the options are sims=N, root=puct|gumbel"):
         make_agent(f"az:{path},root=uct", "hansa_v0")
     with pytest.raises(ValueError, match="sims must be in 0..100,000"):
         make_agent(f"az:{path},sims=-1", "hansa_v0")
