@@ -79,7 +79,9 @@ ACCEPTED = {
     ("train-az", "--value-mix"): {"0"}, ("train-az", "--full-fraction"): {"0"},
     ("train-az", "--weight-decay"): {"0"}, ("train-az", "--margin-coef"): {"0"},
     ("train-az", "--max-actor-restarts"): {"0"}, ("train-az", "--eval-simulations"): {"0"},
-    ("train-az", "--min-buffer"): {"0"},
+    ("train-az", "--min-buffer"): {"0"}, ("train-az", "--prior-mix"): {"0"},
+    ("train-az", "--explore-moves"): {"0"}, ("train-az", "--late-gumbel"): {"0"},
+    ("train-az", "--lam-iterations"): {"0"},
 }
 
 

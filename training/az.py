@@ -86,6 +86,23 @@ class Options:
     value_mix: float = 0.5
     """value target: (1 - value_mix) * final reward + value_mix * the search's value of the
     position (0: the outcome alone, which a short run's network memorises game by game)"""
+    lam_start: float = 1.0
+    """the network's share of each leaf value at the start, the game's heuristic the rest
+    (``agents/az/knowledge.py``; 0: the heuristic alone, as ``mcts:N`` values leaves)"""
+    lam_end: float = 1.0
+    """the network's share once the schedule is over"""
+    lam_iterations: int = 0
+    """iterations over which the share moves linearly from ``lam_start`` to ``lam_end``
+    (0: no schedule; then ``lam_start`` must equal ``lam_end``)"""
+    prior_mix: float = 0.0
+    """share of each prior put on the game's heuristic move"""
+    heuristic_rollouts: int = 1
+    """heuristic rollouts per leaf in games the tuned search values by rollouts"""
+    explore_moves: int = 0
+    """decisions of each self-play game that pick the played move with full Gumbel noise;
+    later ones use ``late_gumbel`` (0: full noise at every move)"""
+    late_gumbel: float = 1.0
+    """Gumbel noise scale of the played move after ``explore_moves`` (0: the search's best)"""
     max_decisions: int = 0
     """cut self-play games off after this many decisions, scored from the points at the
     cut, in games with that rule option (Hansa Teutonica, Carcassonne); 0: the game's own"""
@@ -145,6 +162,7 @@ def train(options: Options) -> dict:
             started = time.perf_counter()
             learner.network.eval()
             games_before, moves_before = selfplay.games_finished, selfplay.moves_played
+            selfplay.set_lam(learner.knowledge().lam)
             positions = selfplay.play_moves(evaluator,
                                             options.moves_per_iteration * options.num_games)
             if positions:

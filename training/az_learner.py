@@ -17,6 +17,7 @@ import torch
 from torch import nn, optim
 from torch.nn import functional as F
 
+from meeplezoo.agents.az.knowledge import Knowledge
 from meeplezoo.agents.az.network import az_network_meta, make_az_network
 from meeplezoo.agents.ppo.network import masked_logits
 from meeplezoo.envs import spec
@@ -57,7 +58,35 @@ def selfplay_settings(options) -> dict:
                 simulations=options.simulations, fast_simulations=options.fast_simulations,
                 full_fraction=options.full_fraction, considered=options.considered,
                 margin_scale=options.margin_scale, leaf_batch=options.leaf_batch,
-                rule_options=rule_options(options), value_mix=options.value_mix)
+                rule_options=rule_options(options), value_mix=options.value_mix,
+                knowledge=knowledge_of(options, lam_at(options, 0)).as_dict(),
+                explore_moves=options.explore_moves, late_gumbel=options.late_gumbel)
+
+
+def knowledge_of(options, lam: float) -> Knowledge:
+    """The search's knowledge the run mixes in, at the network's share ``lam``."""
+    return Knowledge(lam=lam, prior_mix=options.prior_mix, rollouts=options.heuristic_rollouts)
+
+
+def lam_at(options, iteration: int) -> float:
+    """The network's share of the leaf value at ``iteration`` (linear schedule)."""
+    if not options.lam_iterations:
+        return options.lam_start
+    done = min(1.0, iteration / options.lam_iterations)
+    return options.lam_start + (options.lam_end - options.lam_start) * done
+
+
+def check_schedule(options) -> None:
+    """A knowledge schedule that can work: shares in [0, 1], and a change of share only
+    with iterations to make it over, within the run's budget."""
+    knowledge_of(options, options.lam_start)
+    knowledge_of(options, options.lam_end)
+    if options.lam_start != options.lam_end and not options.lam_iterations:
+        raise ValueError("--lam-start and --lam-end differ but --lam-iterations is 0: "
+                         "give the iterations the hand-over takes")
+    if options.lam_iterations > options.iterations:
+        raise ValueError(f"--lam-iterations {options.lam_iterations} is past the run's "
+                         f"--iterations {options.iterations}: the schedule would never end")
 
 
 class Learner:
@@ -71,6 +100,7 @@ class Learner:
                                       run_name=name)
         self.options, self.spec = options, spec(options.game)
         check_options(options, self.spec)
+        check_schedule(options)
         self.device, self.np_rng = torch_setup(options)
         self.folder = run_path(options)
         self.checkpoint_path = self.folder / "checkpoint.pt"
@@ -159,7 +189,13 @@ class Learner:
         self.buffer.save(self.buffer_path)
         save_checkpoint(self.checkpoint_path, meta=self.meta, model=self.network,
                         optimizer=self.optimizer, options=dataclasses.asdict(self.options),
-                        counters=dict(self.counters), np_rng=self.np_rng)
+                        counters=dict(self.counters), np_rng=self.np_rng,
+                        play=self.knowledge().as_dict())
+
+    def knowledge(self) -> Knowledge:
+        """The knowledge the next self-play iteration mixes in: the network's share by the
+        schedule (saved with each checkpoint, so ``az:`` plays as the run last searched)."""
+        return knowledge_of(self.options, lam_at(self.options, self.counters["iteration"]))
 
     def _evaluate(self) -> None:
         """One periodic evaluation (outside the time budget), rows keyed by the iteration."""

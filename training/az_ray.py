@@ -65,8 +65,9 @@ class SelfPlayActor:
         """Answers once the actor is built (its games set up, its kernels loaded)."""
         return None
 
-    def play(self, weights: list, version: int, moves: int) -> dict:
-        """Load the weights if ``version`` is new to this actor, then play ``moves``."""
+    def play(self, weights: list, version: int, moves: int, lam: float = 1.0) -> dict:
+        """Load the weights if ``version`` is new to this actor, then play ``moves`` with
+        the network's share ``lam`` of the leaf value (the learner's schedule)."""
         import ray
         import torch
 
@@ -77,6 +78,7 @@ class SelfPlayActor:
             self.network.load_state_dict({k: torch.tensor(v) for k, v in arrays.items()})
             self.version, load_s = version, time.perf_counter() - started
         selfplay = self.selfplay
+        selfplay.set_lam(lam)
         games_before, moves_before = selfplay.games_finished, selfplay.moves_played
         started = time.perf_counter()
         positions = selfplay.play_moves(self.evaluator, moves)
@@ -114,7 +116,8 @@ class ActorPool:
         return handle
 
     def submit(self, index: int, weights_ref, version: int) -> None:
-        call = self.handles[index].play.remote([weights_ref], version, self.moves)
+        call = self.handles[index].play.remote([weights_ref], version, self.moves,
+                                               self.learner.knowledge().lam)
         self.in_flight[call] = index
 
     def next_result(self) -> tuple[int, dict | None]:

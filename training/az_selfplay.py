@@ -37,6 +37,7 @@ import numpy as np
 
 from meeplezoo.agents.az.evaluator import absolute_to_rotated, observers
 from meeplezoo.agents.az.gumbel import GumbelMCTS
+from meeplezoo.agents.az.knowledge import Knowledge, KnowledgeEvaluator
 from meeplezoo.agents.az.lockstep import LockstepSearch
 from meeplezoo.envs import make
 from meeplezoo.envs.core.batch import observe_batch
@@ -137,9 +138,20 @@ class LockstepSelfPlay:
     def __init__(self, spec: GameSpec, num_games: int, players: int, simulations: int,
                  fast_simulations: int, full_fraction: float, considered: int,
                  margin_scale: float, seed: int, leaf_batch: int = 4,
-                 rule_options: dict | None = None, value_mix: float = 0.0):
+                 rule_options: dict | None = None, value_mix: float = 0.0,
+                 knowledge: dict | None = None, explore_moves: int = 0,
+                 late_gumbel: float = 1.0):
         if not 0.0 <= value_mix <= 1.0:
             raise ValueError(f"value_mix must be in [0, 1], got {value_mix}")
+        # The search's knowledge (agents/az/knowledge.py), mixed into every leaf the
+        # network values; its lam follows the trainer's schedule (set_lam).
+        self.knowledge = KnowledgeEvaluator(None, spec, Knowledge(**knowledge), seed) \
+            if knowledge and Knowledge(**knowledge).used else None
+        # Exploration: the first ``explore_moves`` decisions of a game pick the played
+        # move with full Gumbel noise, later ones with ``late_gumbel`` (0: the search's
+        # best), so self-play stops wandering once the opening has been varied; the
+        # targets keep the full search either way.  0: noise at every move.
+        self.explore_moves, self.late_gumbel = int(explore_moves), float(late_gumbel)
         self.spec, self.players, self.value_mix = spec, players, float(value_mix)
         self.simulations, self.fast_simulations = simulations, fast_simulations
         self.full_fraction, self.margin_scale = full_fraction, margin_scale
@@ -157,7 +169,13 @@ class LockstepSelfPlay:
         self.games_finished = 0
         self.moves_played = 0
         self.moves_by_game = np.zeros(num_games, dtype=np.int64)
+        self.moves_in_game = np.zeros(num_games, dtype=np.int64)
         self.positions_recorded = 0     # full-budget moves: training positions
+
+    def set_lam(self, lam: float) -> None:
+        """The network's share of the leaf value from now on (the heuristic has the rest)."""
+        if self.knowledge is not None:
+            self.knowledge.set_lam(lam)
 
     def play_moves(self, evaluator, moves: int | None = None) -> dict:
         """Play ``moves`` moves in all (default: one per game); returns the positions of
@@ -176,8 +194,11 @@ class LockstepSelfPlay:
 
         def begin(g: int) -> None:
             full[g] = self.rng.random() < self.full_fraction
-            self.searches[g].simulations = \
-                self.simulations if full[g] else self.fast_simulations
+            search = self.searches[g]
+            search.simulations = self.simulations if full[g] else self.fast_simulations
+            if self.explore_moves:
+                search.gumbel_scale = 1.0 if self.moves_in_game[g] < self.explore_moves \
+                    else self.late_gumbel
 
         def move_made(g: int):
             """Search ``g`` is done: play its move; the next position to search, if any."""
@@ -188,16 +209,20 @@ class LockstepSelfPlay:
             env.step(search.best_action())
             self.moves_played += 1
             self.moves_by_game[g] += 1
+            self.moves_in_game[g] += 1
             if env.game_over:
                 rows = self._close(g)
                 if rows:
                     finished.append(rows)
                 env.reset(seed=int(self.rng.integers(1 << 62)))
+                self.moves_in_game[g] = 0
             if self.moves_played >= target:
                 return None
             begin(g)
             return env.unwrapped.state
 
+        if self.knowledge is not None:
+            self.knowledge.evaluator, evaluator = evaluator, self.knowledge
         for g in range(len(self.envs)):
             begin(g)
         self.lockstep.run(np.stack([env.unwrapped.state for env in self.envs]), evaluator,

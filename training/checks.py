@@ -26,6 +26,7 @@ INT_RANGES = {
     "updates_per_iteration": (1, 100_000), "buffer_size": (1, 10_000_000),
     "min_buffer": (0, 10_000_000), "eval_simulations": (0, 100_000), "actors": (1, 1_024),
     "max_actor_restarts": (0, 100_000), "torch_threads": (0, 1_024),
+    "lam_iterations": (0, 10**9), "heuristic_rollouts": (1, 64), "explore_moves": (0, 10**6),
 }
 FLOAT_RANGES = {
     "minutes": (0.0, 1e6, False), "learning_rate": (0.0, 1.0, True),
@@ -35,7 +36,9 @@ FLOAT_RANGES = {
     "opponent_fraction": (0.0, 1.0, False), "pool_recency": (0.0, 1.0, True),
     "full_fraction": (0.0, 1.0, False), "value_mix": (0.0, 1.0, False),
     "weight_decay": (0.0, 10.0, False), "margin_scale": (0.0, 1e6, True),
-    "margin_coef": (0.0, 100.0, False),
+    "margin_coef": (0.0, 100.0, False), "lam_start": (0.0, 1.0, False),
+    "lam_end": (0.0, 1.0, False), "prior_mix": (0.0, 1.0, False),
+    "late_gumbel": (0.0, 10.0, False),
 }
 MAX_BUFFER_BYTES = 16 * 2**30        # the replay buffer's arrays, float32
 

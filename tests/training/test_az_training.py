@@ -4,6 +4,7 @@ targets, the replay buffer, checkpoints and --resume (SIGKILL too), bad input.""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -245,3 +246,54 @@ def test_the_ship_command_parses_into_the_trainers_options(game):
     assert three[-2:] == ["--players", "3"] and f"ship_{game}_3p" in three
     quiet = ship_arguments(game, 3, "runs", evaluations=0, resume=True)
     assert quiet[quiet.index("--eval-every") + 1] == "0" and "--resume" in quiet
+
+
+def test_the_search_knowledge_is_handed_over_and_recorded(tmp_path):
+    """lam moves from the heuristic to the network over the schedule; every checkpoint
+    records the share its run last searched with, and ``az:`` plays with it."""
+    from meeplezoo.agents.registry import make_agent
+    from meeplezoo.training.az_learner import Learner, lam_at
+
+    options = Options(**SMALL, iterations=6, lam_start=0.0, lam_end=1.0, lam_iterations=4,
+                      prior_mix=0.5, explore_moves=3, late_gumbel=0.0,
+                      run_dir=str(tmp_path), run_name="k")
+    assert [lam_at(options, i) for i in (0, 2, 4, 6)] == [0.0, 0.5, 1.0, 1.0]
+    result = train(dataclasses.replace(options, iterations=4))
+    bot = make_agent(f"az:{result['checkpoint']}", GAME)
+    assert bot.settings["lam"] == 1.0 and bot.settings["prior_mix"] == 0.5
+    # the same run resumed under a longer schedule is half-way through it
+    longer = dataclasses.replace(options, iterations=8, lam_iterations=8, resume=True)
+    learner = Learner(longer)
+    assert learner.counters["iteration"] == 4 and learner.knowledge().lam == 0.5
+    learner.save()
+    assert make_agent(f"az:{result['checkpoint']}", GAME).settings["lam"] == 0.5
+
+
+@pytest.mark.parametrize("changes,message", [
+    ({"lam_start": 0.0}, "--lam-iterations is 0"),
+    ({"lam_start": 0.0, "lam_iterations": 99}, "past the run's --iterations"),
+    ({"lam_end": 1.5}, "--lam-end must be"),
+    ({"prior_mix": -0.2}, "--prior-mix must be"),
+    ({"heuristic_rollouts": 0}, "--heuristic-rollouts must be"),
+])
+def test_a_knowledge_schedule_that_cannot_work_is_refused(tmp_path, changes, message):
+    with pytest.raises(ValueError, match=message):
+        train(Options(**{**SMALL, **changes}, iterations=10, run_dir=str(tmp_path)))
+    assert not any(tmp_path.iterdir())                           # nothing written
+
+
+def test_exploration_stops_after_the_opening():
+    from meeplezoo.envs import spec
+
+    selfplay = LockstepSelfPlay(spec(GAME), 2, 2, 8, 2, 0.5, 4, 50.0, seed=1,
+                                explore_moves=2, late_gumbel=0.0)
+    seen = []
+    for g, search in enumerate(selfplay.searches):
+        def schedule(game_spec, state, g=g, search=search, plain=search.root_schedule):
+            seen.append((int(selfplay.moves_in_game[g]), search.gumbel_scale))
+            return plain(game_spec, state)
+        search.root_schedule = schedule
+    selfplay.play_moves(row_wise_evaluator, 10)
+    assert len(seen) >= 10
+    assert all(scale == (1.0 if move < 2 else 0.0) for move, scale in seen)
+    assert {scale for _, scale in seen} == {0.0, 1.0}
