@@ -75,6 +75,8 @@ class Options:
     """Adam learning rate"""
     weight_decay: float = 1e-4
     """AdamW weight decay"""
+    lr_schedule: str = "constant"
+    """learning rate over the iteration budget: constant, or cosine (down to a tenth)"""
     batch_size: int = 256
     """positions per gradient step"""
     updates_per_iteration: int = 8

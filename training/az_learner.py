@@ -11,6 +11,7 @@ evaluation on their schedules.
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 import torch
@@ -101,6 +102,9 @@ class Learner:
         self.options, self.spec = options, spec(options.game)
         check_options(options, self.spec)
         check_schedule(options)
+        if options.lr_schedule not in ("constant", "cosine"):
+            raise ValueError(f"--lr-schedule must be constant or cosine, not "
+                             f"{options.lr_schedule!r}")
         self.device, self.np_rng = torch_setup(options)
         self.folder = run_path(options)
         self.checkpoint_path = self.folder / "checkpoint.pt"
@@ -144,6 +148,13 @@ class Learner:
         if self.buffer.size < options.min_buffer:
             return stats
         self.network.train()
+        # cosine decay of the learning rate over the iteration budget (``lr_schedule``):
+        # late updates refine instead of chasing the newest games
+        if options.lr_schedule == "cosine":
+            done = min(1.0, self.counters["iteration"] / options.iterations)
+            for group in self.optimizer.param_groups:
+                group["lr"] = options.learning_rate * (0.1 + 0.9 * 0.5 * (1 + math.cos(
+                    math.pi * done)))
         for _ in range(options.updates_per_iteration):
             loss, stats = az_loss(self.network,
                                   self.buffer.sample(self.np_rng, options.batch_size),
@@ -175,7 +186,14 @@ class Learner:
                "positions": counters["positions"], "games": counters["games"],
                "updates": counters["updates"], "elapsed_s": round(counters["elapsed_s"], 3),
                "selfplay_moves_per_s": round(moves_per_s, 1), "update_s": round(update_s, 3),
-               "buffer": self.buffer.size, **stats, **extra}
+               "buffer": self.buffer.size,
+               # is the learner learning? its share of the iteration's wall time, and how
+               # often each recorded position has been drawn into a batch so far
+               "learner_share": round(update_s / elapsed_s, 3) if elapsed_s > 0 else 0.0,
+               "draws_per_position": round(counters["updates"] * options.batch_size /
+                                           max(counters["positions"], 1), 2),
+               "lam": lam_at(options, counters["iteration"] - 1),   # this iteration's
+               **stats, **extra}
         self.log.write(row, 1, games=counters["games"], buffer=self.buffer.size,
                        mps=f"{row['selfplay_moves_per_s']:.0f}")
         evaluate_now = options.eval_every and counters["iteration"] % options.eval_every == 0

@@ -297,3 +297,18 @@ def test_exploration_stops_after_the_opening():
     assert len(seen) >= 10
     assert all(scale == (1.0 if move < 2 else 0.0) for move, scale in seen)
     assert {scale for _, scale in seen} == {0.0, 1.0}
+
+
+def test_progress_says_whether_the_learner_learns(tmp_path):
+    result = train(Options(**SMALL, iterations=16, lr_schedule="cosine", run_dir=str(tmp_path),
+                           run_name="p"))
+    with open(Path(result["checkpoint"]).parent / "progress.csv") as handle:
+        rows = list(csv.DictReader(handle))
+    last = rows[-1]
+    assert int(last["updates"]) > 0                      # games ended, the learner learned
+    assert 0.0 < float(last["learner_share"]) < 1.0
+    expected = int(last["updates"]) * SMALL["batch_size"] / int(last["positions"])
+    assert abs(float(last["draws_per_position"]) - expected) < 0.01
+    assert float(last["lam"]) == 1.0
+    with pytest.raises(ValueError, match="--lr-schedule"):
+        train(Options(**SMALL, iterations=4, lr_schedule="warm", run_dir=str(tmp_path)))
