@@ -1,0 +1,167 @@
+"""The warm start from the search (``training/expert.py``): the positions the tuned search
+leaves, the pretraining, the run folder ``--algo az --resume`` continues, bad input."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("tyro")
+
+from meeplezoo.envs import spec  # noqa: E402
+from meeplezoo.training import az, expert  # noqa: E402
+from meeplezoo.training.az_selfplay import BUFFER_FIELDS, ReplayBuffer  # noqa: E402
+from meeplezoo.training.checkpoint import load_checkpoint  # noqa: E402
+from meeplezoo.training.expert_games import (  # noqa: E402
+    POSITION_FIELDS,
+    buffer_rows,
+    generate,
+    load_positions,
+    sharpen,
+)
+
+GAME = "hansa_v0"
+TINY = dict(game=GAME, games=2, simulations=16, record_fraction=0.5, epochs=6, batch_size=32,
+            holdout=0.0, buffer_size=2000, workers=1, progress=False, torch_threads=1,
+            value_mix=0.5, policy_temperature=0.5)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """Two games of ``mcts:16`` at Hansa, pretrained: (result, run folder)."""
+    run_dir = tmp_path_factory.mktemp("expert")
+    result = expert.train(expert.Options(**TINY, run_dir=str(run_dir), run_name="tiny"))
+    return result, run_dir / "tiny"
+
+
+def test_rows_are_what_self_play_stores(run):
+    """Policies are distributions over the legal moves, values in [-1, 1] and opposite for
+    the two seats, margins signed like the result; ``buffer.npz`` holds exactly the rows."""
+    result, folder = run
+    positions = load_positions(folder / "positions.npz", spec(GAME), 2)
+    assert set(positions["game_index"]) == {0, 1} and result["positions"] >= 50
+    rows = buffer_rows(spec(GAME), positions, value_mix=0.5, margin_scale=50.0,
+                       policy_temperature=0.5)
+    np.testing.assert_allclose(rows["policies"].sum(axis=1), 1.0, rtol=1e-5)
+    assert not rows["policies"][rows["masks"] == 0].any()
+    assert (rows["masks"].sum(axis=1) >= 2).all()              # forced moves are not kept
+    for name in ("values", "margins"):
+        assert not rows[name][:, 2:].any()                     # padded seats
+    assert np.abs(rows["values"]).max() <= 1.0
+    np.testing.assert_allclose(rows["values"][:, 0], -rows["values"][:, 1], atol=1e-6)
+    assert (np.sign(rows["margins"][:, 0]) == np.sign(rows["result"])).all()
+    assert np.abs(positions["search_values"]).max() <= 1.0
+    buffer = ReplayBuffer.load(folder / "buffer.npz", 2000, spec(GAME).obs_size,
+                               spec(GAME).num_actions, spec(GAME).max_players)
+    assert buffer.size == result["positions"]
+    for name in BUFFER_FIELDS:
+        np.testing.assert_array_equal(buffer.arrays[name][:buffer.size], rows[name])
+
+
+def test_sharpened_targets_keep_the_search_ranking():
+    visits = np.array([[0.0, 0.5, 0.3, 0.2], [1.0, 0.0, 0.0, 0.0]], dtype=np.float32)
+    sharp = sharpen(visits, 0.25)
+    np.testing.assert_allclose(sharp.sum(axis=1), 1.0, rtol=1e-6)
+    assert sharp[0, 0] == 0 and sharp[0, 1] > 0.5 and (np.diff(sharp[0, 1:]) < 0).all()
+    np.testing.assert_array_equal(sharp[1], visits[1])
+    assert sharpen(visits, 1.0) is visits
+    assert np.isfinite(sharpen(visits, 1e-3)).all()
+
+
+def test_positions_do_not_depend_on_the_workers(run):
+    _, folder = run
+    jobs = [dict(game=GAME, players=2, simulations=16, record_fraction=0.5, sample_share=0.1,
+                 temperature=1.0, rule_options={}, seed=1, index=g) for g in range(2)]
+    positions, stats = generate(jobs, workers=2, progress=False)
+    saved = load_positions(folder / "positions.npz", spec(GAME), 2)
+    assert stats["positions"] == len(saved["game_index"])
+    for name in POSITION_FIELDS:
+        np.testing.assert_array_equal(positions[name], saved[name])
+
+
+def test_pretraining_lowers_the_loss(run):
+    result, _ = run
+    first, last = result["history"][0], result["history"][-1]
+    assert len(result["history"]) == TINY["epochs"] + 1
+    assert last["training_policy_loss"] < first["training_policy_loss"]
+    assert last["training_value_loss"] < first["training_value_loss"]
+
+
+def test_self_play_resumes_from_the_run_folder(run, tmp_path):
+    """``--algo az --resume`` starts from the pretrained weights (no update is taken here:
+    ``--min-buffer`` is the buffer's size) with the search's positions in its buffer."""
+    result, folder = run
+    shutil.copytree(folder, tmp_path / "tiny")
+    pretrained = load_checkpoint(folder / "checkpoint.pt")
+    assert pretrained["counters"]["iteration"] == 0
+    assert az.train_main([GAME, "--resume", "--run-dir", str(tmp_path), "--run-name", "tiny",
+                          "--iterations", "2", "--num-games", "2", "--simulations", "4",
+                          "--fast-simulations", "2", "--considered", "2",
+                          "--moves-per-iteration", "8", "--buffer-size", "2000",
+                          "--min-buffer", "2000", "--no-progress",
+                          "--torch-threads", "1"]) == 0
+    resumed = load_checkpoint(tmp_path / "tiny" / "checkpoint.pt")
+    assert resumed["counters"]["iteration"] == 2 and resumed["counters"]["updates"] == 0
+    for name, tensor in pretrained["model"].items():
+        torch.testing.assert_close(resumed["model"][name], tensor)
+    buffer = ReplayBuffer.load(tmp_path / "tiny" / "buffer.npz", 2000, spec(GAME).obs_size,
+                               spec(GAME).num_actions, spec(GAME).max_players)
+    assert buffer.size >= result["positions"]
+    saved = ReplayBuffer.load(folder / "buffer.npz", 2000, spec(GAME).obs_size,
+                              spec(GAME).num_actions, spec(GAME).max_players)
+    np.testing.assert_array_equal(buffer.arrays["obs"][:saved.size],
+                                  saved.arrays["obs"][:saved.size])
+
+
+def test_a_positions_file_is_reused_and_overwrite_replaces_the_run(run, tmp_path):
+    _, folder = run
+    argv = [GAME, "--positions", str(folder / "positions.npz"), "--run-dir", str(tmp_path),
+            "--run-name", "again", "--epochs", "1", "--buffer-size", "2000", "--no-progress"]
+    assert expert.main(argv) == 0
+    assert expert.main(argv) == 2                               # the folder exists now
+    assert expert.main([*argv, "--overwrite"]) == 0
+    assert load_checkpoint(tmp_path / "again" / "checkpoint.pt")["counters"]["iteration"] == 0
+
+
+def bad_positions(folder, path, **changes):
+    with np.load(folder / "positions.npz") as data:
+        arrays = {name: data[name] for name in data.files}
+    np.savez(path, **{**arrays, **changes})
+    return str(path)
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--temperature", "0"], "--temperature"),
+    (["--record-fraction", "1.5"], "--record-fraction"),
+    (["--holdout", "1"], "--holdout"),
+    (["--policy-temperature", "-1"], "--policy-temperature"),
+    (["--learning-rate", "nan"], "--learning-rate"),
+    (["--simulations", "0"], "--simulations"),
+    (["--games", "0"], "--games"),
+    (["--run-name", "../elsewhere"], "--run-name"),
+    (["--players", "3", "--positions", "{positions}"], "at 2 players"),
+    (["--game", "saint_malo_v0", "--positions", "{positions}"], "holds hansa_v0 positions"),
+    (["--positions", "{junk}"], "not a positions file"),
+    (["--positions", "{unnormalised}"], "policies must be distributions"),
+    (["--positions", "{wide}"], "policies has shape"),
+])
+def test_bad_input_is_one_line(run, tmp_path, capsys, flags, message):
+    _, folder = run
+    junk = tmp_path / "junk.npz"
+    junk.write_text("not numpy")
+    with np.load(folder / "positions.npz") as data:
+        policies = data["policies"]
+    names = {"positions": str(folder / "positions.npz"), "junk": str(junk),
+             "unnormalised": bad_positions(folder, tmp_path / "sum2.npz",
+                                           policies=policies * 2),
+             "wide": bad_positions(folder, tmp_path / "wide.npz",
+                                   policies=policies[:, :-1])}
+    argv = [GAME, "--run-dir", str(tmp_path / "runs"), "--no-progress",
+            *(flag.format(**names) for flag in flags)]
+    assert expert.main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err, err
+    assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").rglob("*.pt"))
