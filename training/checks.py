@@ -85,6 +85,10 @@ def check_options(options, game_spec) -> None:
         check_address(options.ray)
     game_spec.make_config(**rule_options(options))   # a game without the option refuses
     check_agents("--eval-opponents", options.eval_opponents, options.game)
+    if hasattr(options, "value_set"):
+        from .value_log import check_value_set
+
+        check_value_set(options.value_set, options.game, options.players)
 
 
 def check_device(device: str) -> None:
