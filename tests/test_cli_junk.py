@@ -33,7 +33,7 @@ def _start(*args, **kwargs):
 def stubbed(monkeypatch, tmp_path):
     """Work stubbed at the points where each command would start it; cwd a temp folder."""
     from meeplezoo.benchmarks import arena, arena_ray
-    from meeplezoo.training import az, az_ray, ppo, terminal
+    from meeplezoo.training import az, az_ray, expert, ppo, terminal
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(arena, "_drain", _start)
@@ -41,6 +41,7 @@ def stubbed(monkeypatch, tmp_path):
     monkeypatch.setattr(az_ray, "connect", _start)
     monkeypatch.setattr(az, "LockstepSelfPlay", _start)
     monkeypatch.setattr(ppo, "BatchEnv", _start)
+    monkeypatch.setattr(expert, "generate", _start)
     monkeypatch.setattr(terminal.TerminalGame, "run", _start)
     import uvicorn
 
@@ -58,6 +59,7 @@ BASE = {
     "serve": ["serve"],
     "train": ["train", "saint_malo", "--no-progress"],
     "train-az": ["train", "saint_malo", "--algo", "az", "--no-progress"],
+    "train-expert": ["train", "saint_malo", "--algo", "expert", "--no-progress"],
 }
 
 # (command, flag) -> the junk values the flag rightly takes.  Everything else must be
@@ -82,6 +84,10 @@ ACCEPTED = {
     ("train-az", "--min-buffer"): {"0"}, ("train-az", "--prior-mix"): {"0"},
     ("train-az", "--explore-moves"): {"0"}, ("train-az", "--late-gumbel"): {"0"},
     ("train-az", "--lam-iterations"): {"0"},
+    ("train-expert", "--run-dir"): NAMES, ("train-expert", "--run-name"): NAMES,
+    **{("train-expert", f"--{name}"): {"0"} for name in (
+        "sample-share", "weight-decay", "holdout", "value-mix", "margin-coef", "max-decisions",
+        "torch-threads")},
 }
 
 
@@ -115,13 +121,15 @@ def _with(argv: list[str], flag: str, value: str) -> list[str]:
 
 
 def cases() -> list[tuple[str, str, str]]:
-    from meeplezoo.training import az, ppo
+    from meeplezoo.training import az, expert, ppo
 
     found = []
     for command in ("arena", "match", "rate", "play", "serve"):
         found += [(command, flag, value) for flag in argparse_flags(command) for value in JUNK]
     found += [("train", flag, value) for flag in dataclass_flags(ppo.Options) for value in JUNK]
     found += [("train-az", flag, value) for flag in dataclass_flags(az.Options)
+              for value in JUNK]
+    found += [("train-expert", flag, value) for flag in dataclass_flags(expert.Options)
               for value in JUNK]
     return found
 

@@ -77,6 +77,12 @@ def check_options(options, game_spec) -> None:
             raise ValueError("--min-buffer cannot exceed --buffer-size")
     if hasattr(options, "reward_scheme"):
         scheme_code(options.reward_scheme)
+    if hasattr(options, "architecture"):
+        from meeplezoo.agents.az.network import ARCHITECTURES
+
+        if options.architecture not in ("auto", *ARCHITECTURES):
+            raise ValueError(f"--architecture {options.architecture!r}: choose auto or one "
+                             f"of {', '.join(ARCHITECTURES)}")
     check_device(options.device)
     flags.check_output_folder("--run-dir", options.run_dir)
     if getattr(options, "ray", None) is not None:

@@ -56,7 +56,10 @@ def demo(args) -> int:
     return 0
 
 
-ALGORITHMS = {"ppo": "meeplezoo.training.ppo", "az": "meeplezoo.training.az"}
+# ``expert``: positions from the tuned search and a network pretrained on them, written as
+# an ``az`` run that ``--algo az --resume`` continues (expert iteration's warm start).
+ALGORITHMS = {"ppo": "meeplezoo.training.ppo", "az": "meeplezoo.training.az",
+              "expert": "meeplezoo.training.expert"}
 
 
 def split_algorithm(rest: list[str]) -> tuple[str, list[str]]:
@@ -151,8 +154,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("rate", help="an agent's rating on a game's frozen ladder")
     rate_command.add_arguments(p)
     p.set_defaults(handler=rate_command.run)
-    p = commands.add_parser("train", help="self-play training: --algo ppo (default) or az "
-                            "(search + network); needs the [train] extra",
+    p = commands.add_parser("train", help="self-play training: --algo ppo (default), az "
+                            "(search + network) or expert (the search's positions, to start "
+                            "az from); needs the [train] extra",
                             add_help=False)
     p.add_argument("rest", nargs=argparse.REMAINDER)
     p.set_defaults(handler=train)
