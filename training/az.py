@@ -137,6 +137,11 @@ class Options:
     """anchor agents of the periodic evaluation"""
     eval_simulations: int = 32
     """search budget of the evaluated bot (``az:<checkpoint>,sims=N``)"""
+    value_set: str | None = "auto"
+    """frozen test set the value head is measured on at each evaluation
+    (``value_quality.csv``, ``training/value_log.py``): ``auto`` the set ``python -m
+    meeplezoo.benchmarks.value_quality build GAME`` cached for the game and players, if
+    any; a path; None: off"""
     ray: str | None = None
     """run self-play on Ray actors: ``local`` (what ``--ray`` alone means) starts a Ray
     here, ``auto`` or ``HOST:PORT`` joins a cluster; the learner stays in this process"""

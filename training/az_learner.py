@@ -29,6 +29,7 @@ from .checks import check_options, rule_options
 from .evaluate import append_eval_rows, evaluate_checkpoint
 from .ppo import canonical_game, run_path
 from .runlog import RunLog, budget_used, resume_or_refuse, torch_setup
+from .value_log import log_value_quality
 
 NO_LOSSES = {"policy_loss": float("nan"), "value_loss": float("nan"),
              "margin_loss": float("nan")}
@@ -228,6 +229,8 @@ class Learner:
         for row in rows:
             self.log.writer.add_scalar(f"eval/score_vs_{row['opponent']}", row["score"],
                                        counters["iteration"])
+        log_value_quality(self.folder, options, self.network, self.spec, self.device, stamp,
+                          self.log.writer)
 
     def result(self, **extra) -> dict:
         return {**self.counters, "checkpoint": str(self.checkpoint_path), **extra}
