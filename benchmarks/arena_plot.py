@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .labels import WIDTH, legend, short_labels, wrap
+
 
 def _scale_name(summary: dict) -> str:
     return "Elo" if summary["method"] == "bradley_terry" else "PL mu"
@@ -14,11 +16,15 @@ def format_table(summary: dict) -> str:
 
     In the head-to-head grid ``*`` marks a score whose Wilson 95% interval excludes 1/2.
     """
-    anchor = summary["anchor"]
     scale = _scale_name(summary)
     h2h = {(r["agent"], r["opponent"]): r for r in summary["head_to_head"]}
     names = [row["agent"] for row in summary["ratings"]]
-    width = max(12, *(len(n) + 2 for n in names))
+    for longest in (18, 14, 10, 0):      # the longest names kept that let the grid fit
+        label = short_labels(names, longest)          # longer specs print as A, B, ...
+        width = max(12, *(len(label[n]) + 2 for n in names))
+        if width + len(names) * max(9, *(len(label[n]) + 1 for n in names)) <= WIDTH:
+            break
+    anchor = label.get(summary["anchor"], summary["anchor"])
     title = (f"{summary.get('game', '')} {summary['num_players']} players: "
              f"{summary['games']} games, {scale} ({anchor} = 0), "
              f"95% bootstrap intervals ({summary['resamples']} resamples)")
@@ -29,38 +35,41 @@ def format_table(summary: dict) -> str:
     header += f"  vs {anchor} (Wilson 95%)"
     lines.append(header)
     for k, row in enumerate(summary["ratings"], 1):
-        line = (f"{k:>2}  {row['agent']:<{width}}{row['rating']:>8.1f}  "
+        line = (f"{k:>2}  {label[row['agent']]:<{width}}{row['rating']:>8.1f}  "
                 f"[{row['low']:>7.1f}, {row['high']:>7.1f}]{row['games']:>8}")
         if summary["method"] == "plackett_luce":
             line += f"{row['sigma']:>8.2f}{row['ordinal']:>9.2f}"
-        vs = h2h.get((row["agent"], anchor))
+        vs = h2h.get((row["agent"], summary["anchor"]))
         if vs:
             line += f"  {vs['score']:.3f} [{vs['low']:.3f}, {vs['high']:.3f}]"
         lines.append(line)
     lines += ["", "head-to-head score of the row agent against the column agent "
               "(* = Wilson 95% interval excludes 0.5)"]
-    cell = max(9, *(len(n) + 1 for n in names))
-    lines.append(" " * width + "".join(f"{n:>{cell}}" for n in names))
+    cell = max(9, *(len(label[n]) + 1 for n in names))
+    lines.append(" " * width + "".join(f"{label[n]:>{cell}}" for n in names))
     for a in names:
         cells = []
         for b in names:
             r = h2h.get((a, b))
             text = "-" if r is None else f"{r['score']:.2f}{'*' if r['better'] else ' '}"
             cells.append(f"{text:>{cell}}")
-        lines.append(f"{a:<{width}}" + "".join(cells))
-    for a, b in summary.get("perfect_records", []):
+        lines.append(f"{label[a]:<{width}}" + "".join(cells))
+    perfect = [f"{label.get(a, a)} over {label.get(b, b)}"
+               for a, b in summary.get("perfect_records", [])]
+    if perfect:
         cause = (f"the prior ({summary['prior_draws_per_pair']:g} virtual draw per pair)"
                  if summary["method"] == "bradley_terry" else "the number of games")
-        lines.append(f"note: {a} never finished behind {b}: that gap rests on {cause}, "
-                     "and resampling cannot show its uncertainty; read the Wilson interval")
+        lines += wrap(f"note: never finished behind ({', '.join(perfect)}): each such gap "
+                      f"rests on {cause}, and resampling cannot show its uncertainty; read "
+                      f"the Wilson interval")
     timing = summary.get("timing")
     if timing:
-        per = ", ".join(f"{s} {1e3 * t:.2f} ms" for s, t in
+        per = ", ".join(f"{label.get(s, s)} {1e3 * t:.2f} ms" for s, t in
                         timing["seconds_per_decision"].items())
-        lines += ["", f"{timing['seconds_per_game']:.3f} s per game, "
-                  f"{timing['decisions_per_game']:.0f} decisions per game; "
-                  f"per decision: {per} (medians)"]
-    return "\n".join(lines)
+        lines += ["", *wrap(f"{timing['seconds_per_game']:.3f} s per game, "
+                            f"{timing['decisions_per_game']:.0f} decisions per game; "
+                            f"per decision: {per} (medians)")]
+    return "\n".join([*lines, *(["", *legend(label)] if legend(label) else [])])
 
 
 def plot_ratings(summary: dict, path: str | Path) -> Path:

@@ -27,6 +27,7 @@ from meeplezoo.training import flags
 
 from . import arena, sprt
 from .common import command_main
+from .labels import legend, short_labels, wrap
 from .ratings import points_over
 
 SPRT_KEYS = {"elo0": float, "elo1": float, "alpha": float, "beta": float}
@@ -133,12 +134,14 @@ def run_match(game: str, a: str, b: str, settings: dict | None = None, games: in
 
 
 def format_report(report: dict) -> str:
-    a, b = report["agents"]
+    label = short_labels(report["agents"])           # checkpoint paths print as A, B
+    a, b = (label[name] for name in report["agents"])
     low, high = report["elo_interval"]
-    lines = [f"{report['game']}: {a} vs {b}, {report['games']} games ({report['pairs']} "
-             f"pairs): +{report['wins']} ={report['draws']} -{report['losses']}, score "
-             f"{report['score']:.3f}, Elo {report['elo']:+.0f} [{low:+.0f}, {high:+.0f}]",
-             f"pentanomial (A's points per pair 0, 1/2, 1, 3/2, 2): {report['pentanomial']}"]
+    lines = [*wrap(f"{report['game']}: {a} vs {b}, {report['games']} games "
+                   f"({report['pairs']} pairs): +{report['wins']} ={report['draws']} "
+                   f"-{report['losses']}, score {report['score']:.3f}, Elo "
+                   f"{report['elo']:+.0f} [{low:+.0f}, {high:+.0f}]"),
+             f"pentanomial ({a}'s points per pair 0, 1/2, 1, 3/2, 2): {report['pentanomial']}"]
     if report["forfeits"]:
         lines.append(f"forfeits: {report['forfeits']} game(s) (see the records)")
     if "llr" in report:
@@ -152,8 +155,8 @@ def format_report(report: dict) -> str:
                    "H0": f"H0 accepted: {a} is not {settings['elo1']:g} Elo stronger than "
                          f"{b} (at most {settings['elo0']:g})",
                    "inconclusive": "inconclusive: --max-games reached"}[report["verdict"]]
-        lines.append(verdict)
-    return "\n".join(lines)
+        lines += wrap(verdict)
+    return "\n".join([*lines, *legend(label)])
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -29,6 +29,7 @@ from meeplezoo.training import flags
 from . import arena
 from . import ladder as ladders
 from .common import command_main
+from .labels import legend, short_labels, wrap
 from .ladder_check import MAX_DEALS, MAX_PLAYERS
 
 # At 3+ players the scale is OpenSkill mu.  By its beta (25/6: about 200 Elo between two
@@ -126,17 +127,21 @@ def table(report: dict) -> str:
             for a in report["anchors"] if a["agent"] != report["agent"]]
     rows.append((report["agent"], report["rating"], report["low"], report["high"], "rated"))
     rows.sort(key=lambda row: -row[1])
-    width, d = max(len(row[0]) for row in rows), _digits(report)
-    lines = [f"{report['ladder']} ({report['games']} games of {report['agent']}, "
-             f"{report['deals']} deals)", f"{'agent':<{width}}  {_unit(report):>6}  95% interval"]
+    label = short_labels([row[0] for row in rows])    # a checkpoint path prints as A
+    width, d = max(5, *(len(label[row[0]]) for row in rows)), _digits(report)
+    rated = label[report["agent"]]
+    lines = [*wrap(f"{report['ladder']} ({report['games']} games of {rated}, "
+                   f"{report['deals']} deals)"),
+             f"{'agent':<{width}}  {_unit(report):>6}  95% interval"]
     for name, rating, low, high, kind in rows:
         mark = "  <- rated" if kind == "rated" else ""
-        lines.append(f"{name:<{width}}  {rating:+6.{d}f}  [{low:+.{d}f}, {high:+.{d}f}]{mark}")
+        lines.append(f"{label[name]:<{width}}  {rating:+6.{d}f}  "
+                     f"[{low:+.{d}f}, {high:+.{d}f}]{mark}")
     if report["score"] in (0.0, 1.0):
         side = "above the top" if report["score"] == 1.0 else "below the bottom"
-        lines.append(f"(a perfect record: {report['agent']} is {side} of this ladder; its "
-                     f"rating is set by the prior, not measured)")
-    return "\n".join(lines)
+        lines += wrap(f"(a perfect record: {rated} is {side} of this ladder; its rating is "
+                      f"set by the prior, not measured)")
+    return "\n".join([*lines, *legend(label)])
 
 
 def markdown(report: dict) -> str:

@@ -29,6 +29,7 @@ def train_and_rate(minutes: float = 2.0, deals: int = 6, out: str = "demo_runs",
 
     from meeplezoo.agents.az import shipped_checkpoint
     from meeplezoo.benchmarks import arena
+    from meeplezoo.benchmarks.labels import wrap
 
     from .az import Options, train
     from .evaluate import plot_learning_curve
@@ -39,12 +40,12 @@ def train_and_rate(minutes: float = 2.0, deals: int = 6, out: str = "demo_runs",
     options = Options(game=DEMO_GAME, players=2, minutes=minutes, seed=seed,
                       num_games=128, run_dir=str(out), run_name="demo",
                       eval_every=eval_every, eval_games=eval_games)
-    print(f"1/3 training a Hansa bot by search and self-play for {minutes:g} minutes "
-          f"({options.num_games} games in lockstep; evaluated against random and greedy "
+    print(f"1/3 training a Hansa bot by search and self-play for {minutes:g} minutes\n"
+          f"    ({options.num_games} games in lockstep; evaluated against random and greedy "
           f"every {eval_every} iterations)", flush=True)
     result = train(options)
     print(f"    {result['iteration']} iterations, {result['games']:,} games, "
-          f"{result['positions']:,} training positions; checkpoint {result['checkpoint']}")
+          f"{result['positions']:,} training positions\n    checkpoint: {result['checkpoint']}")
     if (folder / "eval.csv").exists():
         print(f"2/3 learning curve: {plot_learning_curve(folder)}")
     else:
@@ -55,7 +56,7 @@ def train_and_rate(minutes: float = 2.0, deals: int = 6, out: str = "demo_runs",
         agents.append("az:default,sims=64")
     except ValueError as err:
         print(f"    ({err})")
-    print(f"3/3 arena: {', '.join(agents)}; {deals} deals per pair, both seat orders",
-          flush=True)
+    print("\n".join(wrap(f"3/3 arena: {', '.join(agents)}; {deals} deals per pair, both "
+                         f"seat orders", indent="    ")), flush=True)
     return arena.main([DEMO_GAME, "--agents", *agents, "--games", str(deals), "--workers",
                        str(workers), "--out", str(folder / "arena"), "--seed", str(seed)])

@@ -268,11 +268,13 @@ class TerminalGame:
             self.say(f"--- {headline}")
         self.say(replay.board_text(env.spec, env.state))
         scores = ", ".join(f"{self.label(s)} {int(v)}" for s, v in enumerate(env.scores()))
+        # env.scores() counts what the rules would score if the game ended now (open
+        # features, end-of-game bonuses); the board above shows the running score
         if self.over:
-            self.say(f"game over. scores: {scores}")
+            self.say(f"game over. final scores: {scores}")
         else:
             self.say(f"{self.label(self.seat_to_move)} to move, phase {env.phase}; "
-                     f"scores: {scores}")
+                     f"scores if the game ended now: {scores}")
 
     def list_moves(self) -> None:
         cells = [f"{number:>3}. {name}" for number, (name, _) in enumerate(self.legal_moves(), 1)]
