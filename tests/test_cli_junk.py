@@ -83,7 +83,7 @@ ACCEPTED = {
     ("train-az", "--max-actor-restarts"): {"0"}, ("train-az", "--eval-simulations"): {"0"},
     ("train-az", "--min-buffer"): {"0"}, ("train-az", "--prior-mix"): {"0"},
     ("train-az", "--explore-moves"): {"0"}, ("train-az", "--late-gumbel"): {"0"},
-    ("train-az", "--lam-iterations"): {"0"},
+    ("train-az", "--lam-iterations"): {"0"}, ("train-az", "--opponent-share"): {"0"},
     ("train-expert", "--run-dir"): NAMES, ("train-expert", "--run-name"): NAMES,
     **{("train-expert", f"--{name}"): {"0"} for name in (
         "sample-share", "weight-decay", "holdout", "value-mix", "margin-coef", "max-decisions",

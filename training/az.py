@@ -105,6 +105,11 @@ class Options:
     later ones use ``late_gumbel`` (0: full noise at every move)"""
     late_gumbel: float = 1.0
     """Gumbel noise scale of the played move after ``explore_moves`` (0: the search's best)"""
+    opponents: tuple[str, ...] = ()
+    """agents seated in a share of the self-play games (e.g. greedy mcts:64), so the
+    values learn other players too; their moves are played, not recorded"""
+    opponent_share: float = 0.0
+    """share of the self-play games with one of ``opponents`` at a random seat"""
     max_decisions: int = 0
     """cut self-play games off after this many decisions, scored from the points at the
     cut, in games with that rule option (Hansa Teutonica, Carcassonne); 0: the game's own"""

@@ -62,7 +62,8 @@ def selfplay_settings(options) -> dict:
                 margin_scale=options.margin_scale, leaf_batch=options.leaf_batch,
                 rule_options=rule_options(options), value_mix=options.value_mix,
                 knowledge=knowledge_of(options, lam_at(options, 0)).as_dict(),
-                explore_moves=options.explore_moves, late_gumbel=options.late_gumbel)
+                explore_moves=options.explore_moves, late_gumbel=options.late_gumbel,
+                opponents=tuple(options.opponents), opponent_share=options.opponent_share)
 
 
 def knowledge_of(options, lam: float) -> Knowledge:

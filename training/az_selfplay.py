@@ -140,7 +140,8 @@ class LockstepSelfPlay:
                  margin_scale: float, seed: int, leaf_batch: int = 4,
                  rule_options: dict | None = None, value_mix: float = 0.0,
                  knowledge: dict | None = None, explore_moves: int = 0,
-                 late_gumbel: float = 1.0):
+                 late_gumbel: float = 1.0, opponents: tuple[str, ...] = (),
+                 opponent_share: float = 0.0):
         if not 0.0 <= value_mix <= 1.0:
             raise ValueError(f"value_mix must be in [0, 1], got {value_mix}")
         # The search's knowledge (agents/az/knowledge.py), mixed into every leaf the
@@ -152,6 +153,16 @@ class LockstepSelfPlay:
         # best), so self-play stops wandering once the opening has been varied; the
         # targets keep the full search either way.  0: noise at every move.
         self.explore_moves, self.late_gumbel = int(explore_moves), float(late_gumbel)
+        # A share of the games seats one of ``opponents`` (greedy, mcts:N...) at a random
+        # seat: values learnt only from games against itself did not transfer to other
+        # players (issue 29).  Its moves are played, never searched nor recorded.
+        from meeplezoo.agents.registry import make_agent
+
+        self.opponents = [make_agent(name, spec.name, seed=seed + k)
+                          for k, name in enumerate(opponents)]
+        self.opponent_share = float(opponent_share) if self.opponents else 0.0
+        self.opponent_of: list[tuple | None] = [None] * num_games
+        self.opponent_moves = 0
         self.spec, self.players, self.value_mix = spec, players, float(value_mix)
         self.simulations, self.fast_simulations = simulations, fast_simulations
         self.full_fraction, self.margin_scale = full_fraction, margin_scale
@@ -164,8 +175,9 @@ class LockstepSelfPlay:
         self.lockstep = LockstepSearch(spec, self.searches,
                                        capacity=max(simulations, fast_simulations))
         self.pending: list[list[tuple]] = [[] for _ in range(num_games)]
-        for env in self.envs:
+        for g, env in enumerate(self.envs):
             env.reset(seed=int(self.rng.integers(1 << 62)))
+            self._deal(g)
         self.games_finished = 0
         self.moves_played = 0
         self.moves_by_game = np.zeros(num_games, dtype=np.int64)
@@ -211,11 +223,8 @@ class LockstepSelfPlay:
             self.moves_by_game[g] += 1
             self.moves_in_game[g] += 1
             if env.game_over:
-                rows = self._close(g)
-                if rows:
-                    finished.append(rows)
-                env.reset(seed=int(self.rng.integers(1 << 62)))
-                self.moves_in_game[g] = 0
+                self._next_game(g, finished)
+            self._advance(g, finished)
             if self.moves_played >= target:
                 return None
             begin(g)
@@ -224,11 +233,41 @@ class LockstepSelfPlay:
         if self.knowledge is not None:
             self.knowledge.evaluator, evaluator = evaluator, self.knowledge
         for g in range(len(self.envs)):
+            self._advance(g, finished)
             begin(g)
         self.lockstep.run(np.stack([env.unwrapped.state for env in self.envs]), evaluator,
                           next_position=move_made)
         return {name: np.concatenate([rows[name] for rows in finished])
                 for name in BUFFER_FIELDS} if finished else {}
+
+    def _next_game(self, g: int, finished: list) -> None:
+        """Game ``g`` is over: its positions to ``finished``, a new deal in its place."""
+        rows = self._close(g)
+        if rows:
+            finished.append(rows)
+        self.envs[g].reset(seed=int(self.rng.integers(1 << 62)))
+        self.moves_in_game[g] = 0
+        self._deal(g)
+
+    def _deal(self, g: int) -> None:
+        """Whether game ``g`` seats an opponent, which one, and where."""
+        self.opponent_of[g] = None
+        if self.opponent_share and self.rng.random() < self.opponent_share:
+            self.opponent_of[g] = (int(self.rng.integers(self.players)),
+                                   self.opponents[int(self.rng.integers(len(self.opponents)))])
+
+    def _advance(self, g: int, finished: list) -> None:
+        """Play game ``g``'s opponent moves until the network's seat is to move."""
+        env = self.envs[g]
+        while self.opponent_of[g] is not None:
+            seat, agent = self.opponent_of[g]
+            if env.game_over:
+                self._next_game(g, finished)
+            elif env.agent_name_mapping[env.agent_selection] == seat:
+                env.step(int(agent.act(env)))
+                self.opponent_moves += 1
+            else:
+                return
 
     def _position(self, env, search) -> tuple:
         """What a training position needs, kept small until its game ends: the state and

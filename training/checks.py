@@ -38,7 +38,7 @@ FLOAT_RANGES = {
     "weight_decay": (0.0, 10.0, False), "margin_scale": (0.0, 1e6, True),
     "margin_coef": (0.0, 100.0, False), "lam_start": (0.0, 1.0, False),
     "lam_end": (0.0, 1.0, False), "prior_mix": (0.0, 1.0, False),
-    "late_gumbel": (0.0, 10.0, False),
+    "late_gumbel": (0.0, 10.0, False), "opponent_share": (0.0, 1.0, False),
 }
 MAX_BUFFER_BYTES = 16 * 2**30        # the replay buffer's arrays, float32
 
@@ -91,6 +91,10 @@ def check_options(options, game_spec) -> None:
         check_address(options.ray)
     game_spec.make_config(**rule_options(options))   # a game without the option refuses
     check_agents("--eval-opponents", options.eval_opponents, options.game)
+    if hasattr(options, "opponent_share"):
+        check_agents("--opponents", options.opponents, options.game)
+        if options.opponent_share > 0 and not options.opponents:
+            raise ValueError("--opponent-share needs --opponents (e.g. greedy mcts:64)")
     if hasattr(options, "value_set"):
         from .value_log import check_value_set
 

@@ -312,3 +312,39 @@ def test_progress_says_whether_the_learner_learns(tmp_path):
     assert float(last["lam"]) == 1.0
     with pytest.raises(ValueError, match="--lr-schedule"):
         train(Options(**SMALL, iterations=4, lr_schedule="warm", run_dir=str(tmp_path)))
+
+
+def test_a_share_of_games_seats_an_opponent_whose_moves_are_not_recorded():
+    from meeplezoo.envs import spec
+
+    selfplay = LockstepSelfPlay(spec(GAME), 3, 2, 8, 8, 1.0, 4, 50.0, seed=2,
+                                opponents=("greedy",), opponent_share=1.0)
+    assert all(o is not None and o[1].name == "greedy" for o in selfplay.opponent_of)
+    searched_by_opponent = []
+    plain = selfplay._position
+
+    def position(env, search):
+        g = next(k for k, e in enumerate(selfplay.envs) if e is env)
+        mover = env.agent_name_mapping[env.agent_selection]
+        searched_by_opponent.append(mover == selfplay.opponent_of[g][0])
+        return plain(env, search)
+
+    selfplay._position = position
+    rows = {}
+    while not rows:
+        rows = selfplay.play_moves(row_wise_evaluator, 60)
+    assert selfplay.opponent_moves > 0 and searched_by_opponent
+    assert not any(searched_by_opponent)       # only the network's seat is searched/recorded
+    assert np.allclose(rows["policies"].sum(axis=1), 1.0, atol=1e-5)
+    assert len(rows["obs"]) == len(rows["values"])
+    none = LockstepSelfPlay(spec(GAME), 3, 2, 8, 8, 1.0, 4, 50.0, seed=2,
+                            opponents=("greedy",), opponent_share=0.0)
+    assert all(o is None for o in none.opponent_of)
+
+
+def test_opponents_are_checked_before_training(tmp_path):
+    with pytest.raises(ValueError, match="--opponents 'nobody'"):
+        train(Options(**SMALL, iterations=2, opponents=("nobody",), opponent_share=0.5,
+                      run_dir=str(tmp_path)))
+    with pytest.raises(ValueError, match="--opponent-share needs --opponents"):
+        train(Options(**SMALL, iterations=2, opponent_share=0.5, run_dir=str(tmp_path)))
