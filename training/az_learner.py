@@ -128,6 +128,9 @@ class Learner:
                             self.optimizer, self.counters, self.np_rng, self.device) \
                 and self.buffer_path.exists():
             self.buffer = ReplayBuffer.load(self.buffer_path, options.buffer_size, *shape)
+        # rows a warm start put in the buffer without self-play recording them (``train
+        # --algo expert``): they count as positions the learner may draw
+        self.preloaded = max(0, self.buffer.size - self.counters["positions"])
         self.folder.mkdir(parents=True, exist_ok=True)
         self.log: RunLog | None = None
 
@@ -192,8 +195,8 @@ class Learner:
                # is the learner learning? its share of the iteration's wall time, and how
                # often each recorded position has been drawn into a batch so far
                "learner_share": round(update_s / elapsed_s, 3) if elapsed_s > 0 else 0.0,
-               "draws_per_position": round(counters["updates"] * options.batch_size /
-                                           max(counters["positions"], 1), 2),
+               "draws_per_position": round(counters["updates"] * options.batch_size / max(
+                   counters["positions"] + self.preloaded, 1), 2),
                "lam": lam_at(options, counters["iteration"] - 1),   # this iteration's
                **stats, **extra}
         self.log.write(row, 1, games=counters["games"], buffer=self.buffer.size,
