@@ -1,7 +1,8 @@
 """Text (``ansi``) and picture (``rgb_array``) views of a Hansa Teutonica state.
 
 The picture (960 x 720, drawn with :mod:`..core.draw`) places cities at their real
-longitude/latitude (a schematic, not the printed board).  A title names the phase and who
+longitude/latitude (a schematic, not the printed board; where everything lies, and the
+browser's click boxes, are in ``layout.py``).  A title names the phase and who
 is to move.  Each city is a dark box under its name, with its printed offices left to right
 in the office colour (a trader office square, a merchant office round, a coin office
 marked), each filled with its Kontor owner's colour once taken, and extra Kontors in a row
@@ -18,6 +19,25 @@ import numpy as np
 from ..core import draw
 from ..core.contract import CHANCE, H_NUM_PLAYERS, H_PHASE, H_PLY, H_TO_MOVE, TERMINAL
 from . import data as D
+from .layout import (  # noqa: F401  (move_targets: the browser's click boxes)
+    CITY_YX,
+    COELLEN_DX,
+    COELLEN_DY,
+    HEIGHT,
+    LEGEND_H,
+    MAP_W,
+    OFFICE,
+    PANEL_ROW_Y,
+    PANEL_W,
+    TITLE_H,
+    WIDTH,
+    city_box,
+    city_centre,
+    move_targets,
+    name_centre,
+    panel_height,
+    space_centres,
+)
 from .validate import player_block
 
 SEAT_COLOURS = np.array([[200, 40, 40], [40, 90, 200], [40, 160, 60], [230, 190, 30],
@@ -25,15 +45,6 @@ SEAT_COLOURS = np.array([[200, 40, 40], [40, 90, 200], [40, 160, 60], [230, 190,
 OFFICE_COLOURS = np.array([[245, 245, 245], [240, 140, 40], [240, 130, 180], [20, 20, 20]],
                           dtype=np.uint8)
 SEAT_LETTERS = "RBGYP"
-# (longitude, latitude) of each city, for the schematic map.
-CITY_LONLAT = np.array([
-    (6.57, 53.22), (7.20, 53.37), (5.90, 52.55), (8.05, 52.28), (5.90, 51.98), (6.76, 51.43),
-    (7.47, 51.51), (7.63, 51.96), (6.96, 50.94), (9.14, 51.49), (8.75, 51.72), (8.92, 52.29),
-    (8.80, 53.08), (9.48, 53.60), (9.73, 52.37), (9.95, 52.15), (9.93, 51.54), (11.15, 51.79),
-    (10.43, 51.90), (10.52, 52.27), (10.41, 53.25), (9.99, 53.55), (10.69, 53.87),
-    (11.86, 53.07), (11.86, 52.60), (11.63, 52.13), (11.97, 51.48),
-])
-WIDTH, HEIGHT, MARGIN = 960, 720, 60
 
 
 def _owner(value: int) -> str:
@@ -97,31 +108,13 @@ def render_ansi(state: np.ndarray) -> str:
     return "\n".join(lines)
 
 
-TITLE_H, LEGEND_H, PANEL_W = 30, 24, 250
-MAP_W = WIDTH - PANEL_W
 PARCHMENT, INK, ROUTE_RGB = (226, 211, 170), (40, 30, 20), (150, 125, 90)
 LABEL_BG, CITY_RGB, SPACE_RGB = (242, 232, 200), (70, 55, 40), (250, 244, 226)
 MARKER_RGB, ACTIVE_RGB, WINNER_RGB = (250, 215, 40), (200, 30, 30), (230, 170, 20)
 SEAT_NAMES = ("Red", "Blue", "Green", "Yellow", "Purple")
 MARKER_TAGS = ("K", "S", "+3", "+4", "U", "R3")
 TRACK_LABELS = ("Keys", "Actions", "Privilege", "Books", "Bags")
-OFFICE = 16                                        # office cell size in a city box
 
-
-# (y, x) pixel centre of each city: the longitude/latitude above, relaxed (a few spring
-# iterations, baked in here) until every route has room for its spaces between the boxes.
-CITY_YX = np.array([
-    (211, 90), (165, 214), (329, 56), (387, 211), (441, 55), (550, 117),
-    (540, 219), (447, 226), (636, 160), (569, 359), (461, 329), (346, 331),
-    (234, 333), (174, 370), (324, 477), (383, 443), (551, 497), (469, 602),
-    (492, 449), (393, 527), (206, 503), (80, 440), (80, 577), (196, 641),
-    (306, 655), (411, 613), (596, 655),
-])
-
-
-def _xy(city: int) -> tuple[int, int]:
-    """(y, x) of a city's centre on the map part of the picture."""
-    return int(CITY_YX[city, 0]), int(CITY_YX[city, 1])
 
 
 def _seat_rgb(seat: int) -> tuple[int, int, int]:
@@ -141,29 +134,12 @@ def _piece(img, y, x, owner: int, kind: int) -> None:
         draw.square(img, y, x, 6, _seat_rgb(owner))
 
 
-def _box_exit(side: int, city: int, uy: float, ux: float) -> float:
-    """How far a route leaving the city's centre along (uy, ux) runs under its box."""
-    half_w = (int(D.CITY_NOFF[side, city]) * (OFFICE + 2) + 4) / 2 + 6
-    half_h = (OFFICE + 6) / 2 + 6
-    return min(half_w / max(abs(ux), 1e-6), half_h / max(abs(uy), 1e-6))
-
-
 def _routes(img, state, side: int) -> None:
     for r in range(D.ROUTES_ON_SIDE[side]):
-        a, b = (_xy(int(c)) for c in D.ROUTE_CITY[r])
+        a, b = (city_centre(int(c)) for c in D.ROUTE_CITY[r])
         draw.line(img, a, b, ROUTE_RGB, width=3)
     for r in range(D.ROUTES_ON_SIDE[side]):
-        ca, cb = (int(c) for c in D.ROUTE_CITY[r])
-        a, b = _xy(ca), _xy(cb)
-        length, start = int(D.ROUTE_LEN[r]), int(D.ROUTE_START[r])
-        dist = max(float(np.hypot(b[0] - a[0], b[1] - a[1])), 1.0)
-        uy, ux = (b[0] - a[0]) / dist, (b[1] - a[1]) / dist
-        lo, hi = _box_exit(side, ca, uy, ux), dist - _box_exit(side, cb, uy, ux)
-        for k in range(length):        # spaces spread between the two city boxes
-            t = lo + (k + 0.5) * (hi - lo) / length
-            s = start + k
-            _piece(img, a[0] + t * uy, a[1] + t * ux,
-                   int(state[D.G_SPACE_OWNER + s]), int(state[D.G_SPACE_TYPE + s]))
+        a, b = (city_centre(int(c)) for c in D.ROUTE_CITY[r])
         marker = int(state[D.G_ROUTE_MARKER + r])
         if marker >= 0:                    # a tag beside the route's middle
             dy, dx = b[0] - a[0], b[1] - a[1]
@@ -175,11 +151,18 @@ def _routes(img, state, side: int) -> None:
             draw.text_centred(img, my, mx + 1, tag, INK)
 
 
+def _spaces(img, state, side: int) -> None:
+    """Drawn last, as pieces lie on a printed board: a space (and its click box) stays
+    whole where it meets a tag or a city's name."""
+    centres = space_centres(side)
+    for s in range(D.SPACES_ON_SIDE[side]):
+        _piece(img, *centres[s], int(state[D.G_SPACE_OWNER + s]), int(state[D.G_SPACE_TYPE + s]))
+
+
 def _city(img, state, side: int, city: int) -> None:
-    y, x = _xy(city)
+    y, x = city_centre(city)
     n = int(D.CITY_NOFF[side, city])
-    w = n * (OFFICE + 2) + 4
-    left, top = x - w // 2, y - (OFFICE + 6) // 2
+    top, left, _, w = city_box(side, city)
     draw.rect(img, top, left, OFFICE + 6, w, CITY_RGB)
     for i in range(n):
         oy, ox = y, left + 3 + i * (OFFICE + 2) + OFFICE // 2
@@ -203,22 +186,23 @@ def _city(img, state, side: int, city: int) -> None:
         ex = left + w + 6 + 11 * i
         draw.square(img, y, ex, 5, INK)
         draw.square(img, y, ex, 4, _seat_rgb(owner) if owner >= 0 else SPACE_RGB)
-    draw.text_centred(img, top - 8, x, D.CITY_NAMES[city], INK, background=LABEL_BG)
+    draw.text_centred(img, *name_centre(side, city), D.CITY_NAMES[city], INK,
+                      background=LABEL_BG)
     ability = int(D.CITY_ABILITY[city])
     if ability >= 0:
         draw.text_centred(img, top + OFFICE + 14, x, TRACK_LABELS[ability], (150, 30, 30),
                           background=LABEL_BG)
     if city == D.COELLEN:                                  # the Coellen table
         for j, value in enumerate(D.COELLEN_VALUES):
-            cx = x - 33 + 22 * j
+            cx = x + COELLEN_DX[j]
             colour = tuple(int(v) for v in OFFICE_COLOURS[j])
-            draw.square(img, y + 28, cx, 9, INK)
-            draw.square(img, y + 28, cx, 8, colour)
+            draw.square(img, y + COELLEN_DY, cx, 9, INK)
+            draw.square(img, y + COELLEN_DY, cx, 8, colour)
             owner = int(state[D.G_COELLEN + j])
             if owner >= 0:
-                draw.square(img, y + 28, cx, 5, _seat_rgb(owner))
+                draw.square(img, y + COELLEN_DY, cx, 5, _seat_rgb(owner))
             else:
-                draw.text_centred(img, y + 28, cx + 1, str(int(value)),
+                draw.text_centred(img, y + COELLEN_DY, cx + 1, str(int(value)),
                                   (255, 255, 255) if j == 3 else INK)
 
 
@@ -241,8 +225,12 @@ def _player_panel(img, state, seat: int, y: int, h: int, highlight) -> None:
     draw.rect(img, y + 11, x0 + 11, 14, 14, colour)
     draw.text(img, y + 9, x0 + 32, SEAT_NAMES[seat], INK, scale=2)
     score = f"{int(p[D.P_SCORE])} PP"
-    draw.text(img, y + 9, x0 + PANEL_W - 10 - draw.text_size(score, 2)[1], score, INK, scale=2)
-    ty = y + 33
+    x = x0 + PANEL_W - 10 - draw.text_size(score, 2)[1]
+    draw.text(img, y + 9, x, score, INK, scale=2)
+    # The prestige track as it stands: the page's "if the game ended now" adds the
+    # end-game scoring (HT-10), so the label says which one this is.
+    draw.text(img, y + 14, x - 4 - draw.text_size("score now")[1], "score now", (110, 95, 70))
+    ty = y + PANEL_ROW_Y
     for t, label in enumerate(TRACK_LABELS):
         level = int(p[D.P_TRACK + t])
         draw.text(img, ty, x0 + 10, label, INK)
@@ -291,6 +279,7 @@ def render_rgb(state: np.ndarray) -> np.ndarray:
     _routes(img, state, side)
     for city in range(D.NUM_CITIES):
         _city(img, state, side, city)
+    _spaces(img, state, side)
     ly = HEIGHT - LEGEND_H
     draw.rect(img, ly, 0, LEGEND_H, MAP_W, (236, 226, 196))
     _piece(img, ly + 12, 14, 0, D.TRADER)
@@ -304,8 +293,7 @@ def render_rgb(state: np.ndarray) -> np.ndarray:
     to_move = int(state[H_TO_MOVE])
     over = int(state[H_PHASE]) == D.PH_GAME_OVER
     scores = [int(player_block(state, s)[D.P_SCORE]) for s in range(players)]
-    h = (HEIGHT - TITLE_H) // max(players, 1)
-    h = min(h, 150)
+    h = panel_height(players)
     for seat in range(players):
         highlight = None
         if over and scores[seat] == max(scores):
@@ -314,3 +302,4 @@ def render_rgb(state: np.ndarray) -> np.ndarray:
             highlight = ACTIVE_RGB
         _player_panel(img, state, seat, TITLE_H + seat * h, h, highlight)
     return img
+
