@@ -117,6 +117,20 @@ def zone_centres(state) -> np.ndarray:
     return np.stack([top + xy[:, 1] * height, left + xy[:, 0] * width], axis=1).astype(int)
 
 
+def galley_spots(state) -> dict[int, tuple[int, int]]:
+    """Top-left (y, x) of each galley drawn on the map: two to a row round its zone."""
+    centres, spots = zone_centres(state), {}
+    slots = np.zeros(len(centres), dtype=int)
+    for g in range(D.NUM_GALLEYS):
+        owner, zone = int(state[D.S_G_OWNER + g]), int(state[D.S_G_ZONE + g])
+        if owner < 0 or zone < 0:
+            continue
+        cy, cx = centres[zone]
+        spots[g] = (int(cy - 6 + 9 * (slots[zone] // 2)), int(cx - 28 + 30 * (slots[zone] % 2)))
+        slots[zone] += 1
+    return spots
+
+
 def render_rgb(state) -> np.ndarray:
     state = np.ascontiguousarray(state, dtype=np.int64)
     img = np.empty((HEIGHT, WIDTH, 3), dtype=np.uint8)
@@ -148,14 +162,8 @@ def render_rgb(state) -> np.ndarray:
             draw.rect(img, cy - 24, cx + 10, 5, 3, (20, 20, 20))
         if state[D.S_P_BAS + p]:
             draw.rect(img, cy - 18, cx + 10, 5, 3, (255, 255, 255))
-    slots = np.zeros(nz, dtype=int)
-    for g in range(D.NUM_GALLEYS):
-        owner, zone = int(state[D.S_G_OWNER + g]), int(state[D.S_G_ZONE + g])
-        if owner < 0 or zone < 0:
-            continue
-        cy, cx = centres[zone]
-        y, x = cy - 6 + 9 * (slots[zone] // 2), cx - 28 + 30 * (slots[zone] % 2)
-        slots[zone] += 1
+    for g, (y, x) in galley_spots(state).items():
+        owner = int(state[D.S_G_OWNER + g])
         draw.rect(img, y, x, 8, 28, SEAT_RGB[owner])
         if g == int(state[D.A_GAL]):
             draw.rect(img, y + 8, x, 1, 28, (255, 255, 255))
@@ -197,6 +205,71 @@ def render_rgb(state) -> np.ndarray:
     who = {CHANCE: "chance", TERMINAL: "game over"}.get(to_move, f"{SEAT_NAMES[to_move]} to move"
                                                          if 0 <= to_move < n else "")
     draw.text(img, HEIGHT - 27, 8, f"round {int(state[D.G_ROUND])}  {phase}: {who}", (0, 0, 0))
-    draw.text(img, HEIGHT - 14, 8, "d ducats  s sailors in supply  p ports  "
+    # Ducats are the score (SE-11.1), now and at the end: the label says so.
+    draw.text(img, HEIGHT - 14, 8, "d ducats = score now  s sailors in supply  p ports  "
               "track: gold = scoring", (90, 80, 70))
     return img
+
+
+# --- click boxes (the browser's board) ------------------------------------------------------
+
+def _inside(box) -> tuple[int, int, int, int] | None:
+    """A box cut to the picture (a galley row may run past its edge), or None if nothing
+    of it is left."""
+    y, x, h, w = (int(v) for v in box)
+    y0, x0, y1, x1 = max(y, 0), max(x, 0), min(y + h, HEIGHT), min(x + w, WIDTH)
+    return (y0, x0, y1 - y0, x1 - x0) if y1 > y0 and x1 > x0 else None
+
+
+def move_targets(state) -> dict[int, tuple[int, int, int, int]]:
+    """Where moves go in ``render_rgb``, as (top, left, height, width): sailing -> the
+    sea zone (stopping -> the zone the galley is in); a port chosen, closed, recruited
+    into, fortified, a galley placed there, loading, selling, claiming or attacking it,
+    landing sailors and sailors between port and galley -> the port's square; sailors and
+    goods to or from another galley, attacking it or recruiting onto it -> that galley;
+    acting with the galley whose turn it is, and jettisoning its goods -> the galley.
+    Investing, blocking, ending a step and galleys not yet on the map have no place."""
+    state = np.ascontiguousarray(state, dtype=np.int64)
+    phase, centres = int(state[H_PHASE]), zone_centres(state)
+    galleys = {g: (y, x, 8, 28) for g, (y, x) in galley_spots(state).items()}
+    ports: dict[int, tuple] = {}
+    for p in range(int(state[D.K_NUM_PORTS])):
+        cy, cx = centres[int(state[D.K_PORT_ZONE + p])]
+        ports[p] = (cy - 27, cx - 9, 15, 18)                    # the square and its good
+    targets: dict[int, tuple] = {}
+    for z in range(int(state[D.K_NUM_ZONES])):
+        cy, cx = centres[z]
+        targets[D.A_MOVE + z] = (cy - 13, cx - 13, 27, 27)
+    for p, box in ports.items():
+        for first in (D.A_PORT, D.A_RECRUIT_PORT, D.A_FORT, D.A_BASILICA):
+            targets[first + p] = box
+    for g, box in galleys.items():
+        for first in (D.A_SAILOR_FROM, D.A_SAILOR_TO, D.A_RECRUIT_GALLEY):
+            targets[first + g] = box
+        for t in range(D.NUM_GOODS):
+            targets[D.A_GOOD_FROM + D.NUM_GOODS * g + t] = box
+            targets[D.A_GOOD_TO + D.NUM_GOODS * g + t] = box
+        if phase == D.PH_STEP3:                                 # attack g; else buy/pick
+            targets[D.A_GALLEY + g] = box
+    active = int(state[D.A_GAL])
+    if active in galleys:
+        zone = int(state[D.S_G_ZONE + active])
+        targets[D.A_ACTION] = galleys[active]
+        for t in range(D.NUM_GOODS):
+            targets[D.A_JETTISON + t] = galleys[active]
+        if phase == D.PH_MOVE:
+            targets[D.A_PASS] = targets[D.A_MOVE + zone]
+        here = int(state[D.K_ZONE_PORT + zone])
+        if here in ports:
+            for a in (D.A_PORT_TO_ACTIVE, D.A_ACTIVE_TO_PORT, D.A_LOAD, D.A_CLAIM,
+                      D.A_ATTACK_PORT, *range(D.A_SELL, D.A_SELL + D.NUM_GOODS)):
+                targets[a] = ports[here]
+    captor = int(state[D.A_CAPTOR])
+    if phase == D.PH_CAPTURE and captor in galleys:
+        for t in range(D.NUM_GOODS):
+            targets[D.A_TAKE + t] = galleys[captor]
+    landing = int(state[D.A_LAND_PORT])
+    if phase == D.PH_LAND and landing in ports:
+        for k in range(D.A_GALLEY - D.A_LAND):
+            targets[D.A_LAND + k] = ports[landing]
+    return {a: box for a, box in ((a, _inside(b)) for a, b in targets.items()) if box}
