@@ -227,6 +227,10 @@ def _panel(img, state: np.ndarray, left: int) -> None:
     draw.text(img, 32, x, f"turn {int(state[H_PLY])}, {phase.replace('_', ' ')}", DIM_RGB)
     draw.text(img, 46, x, f"pile {int(state[D.G_PILE_LEFT])}  discarded "
               f"{int(state[D.G_DISCARDED])}", DIM_RGB)
+    # Points scored so far (CA-13): the page's "if the game ended now" adds the end-game
+    # scoring of what is unfinished (CA-12), so the column says which one it is.
+    draw.text(img, 56, left + PANEL_W - 10 - draw.text_size("score now")[1], "score now",
+              DIM_RGB)
     y = 68
     active = int(state[D.G_ACTIVE])
     over = int(state[H_PHASE]) == D.PH_GAME_OVER

@@ -187,7 +187,7 @@ FACE_RGB = ((20, 20, 20), (125, 78, 38), (240, 140, 30), (150, 150, 150), (135, 
 ITEM_RGB = {WALL: (112, 112, 118), CRATE: (238, 140, 40), HOUSE: (150, 92, 50)}
 CHURCH_RGB = [(205 - 30 * s, 175 - 37 * s, 230 - 26 * s) for s in range(5)]  # light to deep
 CHARACTER_RGB = [(40 + 12 * i, 150 - 8 * i, 60 + 6 * i) for i in range(7)]
-ICONS = ((P_COINS, (235, 200, 40)), (P_LOGS, (125, 78, 38)), (P_VP, (60, 110, 200)))
+ICONS = ((P_COINS, (235, 200, 40)), (P_LOGS, (125, 78, 38)))
 
 
 def _text(img, y, x, text, rgb, scale=2):
@@ -338,14 +338,19 @@ def render_rgb(state) -> np.ndarray:
                       3: (slice(gy + lo, gy + hi), slice(gx - 3, gx))}[side]
             panel[ys, xs] = rgb
         sy = gy + GRID + 6
+        # Two scores, each named: the VP track as it stands, and SM-11.3's final scoring
+        # applied now (the page's "if the game ended now").
         stats = [(state[base + slot], rgb) for slot, rgb in ICONS]
-        stats2 = [(end_score(state, base), (250, 250, 250)), (state[base + P_CANNONS_LOST],
-                  (20, 20, 20)), (defence(state, base), (120, 140, 170))]
-        for line, items in enumerate((stats, stats2)):
-            x = MARGIN + 2
-            for value, rgb in items:
+        stats2 = [(state[base + P_CANNONS_LOST], (20, 20, 20)),
+                  (defence(state, base), (120, 140, 170))]
+        for line, (label, value, items) in enumerate((
+                ("score now", state[base + P_VP], stats),
+                ("if ended", end_score(state, base), stats2))):
+            x = draw.text(panel, sy + 16 * line, MARGIN + 2, f"{label} {int(value)}",
+                          (40, 30, 30)) + 10
+            for amount, rgb in items:
                 y = sy + 16 * line
                 panel[y:y + 10, x:x + 10] = (40, 30, 30)
                 panel[y + 1:y + 9, x + 1:x + 9] = rgb
-                x = draw.text(panel, y, x + 14, str(int(value))[-4:], (40, 30, 30)) + 8
+                x = draw.text(panel, y, x + 14, str(int(amount))[-4:], (40, 30, 30)) + 8
     return img
