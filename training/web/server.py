@@ -9,7 +9,10 @@ The page (``static/``) talks to a small JSON API; every answer is a view of one 
 replay (``sessions.py``).  A bad request gets ``{"error": message}`` with status 400 (bad
 input: an illegal move, a corrupt file, an unknown agent or option), 404 (no such game),
 409 (not allowed now: a bot's turn, the game over) or 413 (a body over ``MAX_BODY``), and
-changes nothing.
+changes nothing.  A view's ``scores`` are ``env.scores()``: as if the game ended now while
+it runs, the final scores once it is over (``cut_off``: ended at the decision cap); its
+``board.targets`` are the click boxes ``[top, left, height, width]`` in the picture's
+pixels, and each legal move's ``target`` the index of its box (or null).
 
 Before any route, ``guard.py`` refuses a request for another Host (400: DNS rebinding), a
 POST from another site's page (403: its Origin) or not sent as JSON (415), so a page on

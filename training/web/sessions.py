@@ -182,6 +182,7 @@ class WebGame:
         if table.over:
             view["rewards"] = [float(env.rewards[a]) for a in env.possible_agents]
             view["result"] = result_text(table.seats, view["scores"], view["rewards"])
+            view["cut_off"] = cut_off(env)
         return view
 
     def record(self) -> dict:
@@ -210,7 +211,13 @@ def result_text(seats: list[str], scores: list[int], rewards: list[float]) -> st
     best = max(rewards)
     winners = [f"P{s} ({seats[s]})" for s, r in enumerate(rewards) if r == best]
     return ("winner: " if len(winners) == 1 else "shared win: ") + ", ".join(winners) + \
-        "; scores " + ", ".join(f"P{s} {v}" for s, v in enumerate(scores))
+        "; final scores " + ", ".join(f"P{s} {v}" for s, v in enumerate(scores))
+
+
+def cut_off(env) -> bool:
+    """Whether a finished game ended at the decision cap, not by the rules: its final
+    scores are then the 'as if it ended now' ones of the last position."""
+    return any(bool(t) for t in env.truncations.values())
 
 
 def analyse(game: str, env, simulations: int, network: str | None, seed: int) -> dict:
@@ -318,6 +325,7 @@ class ReplayView:
         if over:
             view["rewards"] = [float(r) for r in self.record["rewards"]]
             view["result"] = result_text(self.record["seats"], view["scores"], view["rewards"])
+            view["cut_off"] = cut_off(env)
         return view
 
     def analysis(self, ply: int, simulations: int = 400, network: str | None = None) -> dict:

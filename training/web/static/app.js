@@ -170,9 +170,12 @@ function drawSide(view) {
   result.hidden = !view.over;
   result.textContent = view.result || "";
   result.dataset.scores = JSON.stringify(view.scores);
+  // env.scores(): the end-game scoring applied to this position until the game is over
+  // (the drawn board labels its own running score "score now"), then the final score.
   const scores = $("scores");
   scores.replaceChildren(el("tr", {}, ""));
-  scores.firstChild.append(el("th", {}, "seat"), el("th", {}, "score"));
+  const label = !view.over ? "if the game ended now" : view.cut_off ? "final (cut off)" : "final";
+  scores.firstChild.append(el("th", {}, "seat"), el("th", { id: "score-label" }, label));
   view.scores.forEach((score, s) => {
     const row = el("tr", { class: s === view.to_move ? "to-move" : "" });
     row.append(el("td", {}, who(s)), el("td", { class: "score" }, String(score)));
