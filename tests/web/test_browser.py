@@ -44,7 +44,9 @@ GAMES = {"hansa": {}, "saint_malo": {}, "carcassonne": {}, "serenissima": {},
 # Issue 31: of a person's moves, at least this share made on the board.  Saint Malo's
 # dice and scoring choices (four in five of its decisions) have no place on a city yet.
 BOARD_SHARE = {"saint_malo": 0.15}
-SHOT_EVERY = 20         # a screenshot candidate every so many moves (~0.1 s each)
+# A screenshot candidate every so many moves (~0.25 s each with the hover): often when
+# making the README's pictures, seldom otherwise.
+SHOT_EVERY = 7 if os.environ.get("MEEPLEZOO_SCREENSHOTS") else 40
 pytestmark = pytest.mark.skipif(
     not (CHROMIUM and DRIVER) and os.environ.get("MEEPLEZOO_REQUIRE_BROWSER") != "1",
     reason="Debian's chromium and chromium-driver are not installed")
@@ -170,7 +172,7 @@ def test_a_person_clicks_a_game_to_its_end(server, browser, shots, game):
             # The page as a person sees it: places outlined, the pointer over one.
             ActionChains(browser).move_to_element(
                 browser.find_element(By.CSS_SELECTOR, "#board rect.target")).perform()
-            frames.append((moves, browser.get_screenshot_as_png()))
+            frames.append((moves, page["targets"], browser.get_screenshot_as_png()))
         try:
             on_board += click_a_move(browser, rng, page["targets"])
         except StaleElementReferenceException:
@@ -181,8 +183,12 @@ def test_a_person_clicks_a_game_to_its_end(server, browser, shots, game):
         assert not page["error"], page["error"]
         assert moves < 3000
     assert frames, "no position of this game had a click box"
-    # The README's picture: the frame nearest the middle of the person's moves.
-    (shots / f"web_{game}.png").write_bytes(min(frames, key=lambda f: abs(f[0] - moves / 2))[1])
+    # The README's picture: of the frames from the middle third of the person's moves, the
+    # one with the most click boxes (the nearest the middle if none is there).
+    middle = [f for f in frames if moves / 3 <= f[0] <= 2 * moves / 3]
+    shot = max(middle, key=lambda f: f[1]) if middle else min(
+        frames, key=lambda f: abs(f[0] - moves / 2))
+    (shots / f"web_{game}.png").write_bytes(shot[2])
     shown = json.loads(browser.find_element(By.ID, "result").get_attribute("data-scores"))
     key = browser.execute_script("return document.body.dataset.session")
     item, _ = app.state.sessions.get(key, "game")
