@@ -14,12 +14,21 @@ from ..core import draw
 from ..core.contract import CHANCE, H_NUM_PLAYERS, H_PHASE, H_TO_MOVE, TERMINAL
 from .city import defence, empty_bb, end_score, popcount
 from .data import (
+    A_CHARACTER,
+    A_CHURCH,
+    A_CRATE,
+    A_LOG,
+    A_PASS,
     A_PLACE,
+    A_STOP_ROLLING,
+    A_WALL,
     C_BOXES_PER_PLAYER,
     C_STRENGTH,
     CHURCH_1,
     CITIZEN,
     CRATE,
+    CRATE_FACE,
+    CROSS,
     FACE_NAMES,
     G_ACTIVE,
     G_ARCHITECT_CELL,
@@ -36,8 +45,10 @@ from .data import (
     G_START_SEAT,
     G_TRUNCATED,
     G_TURNS,
+    HEAD,
     HOUSE,
     IS_TOWER,
+    LOG,
     MAX_ROLLS,
     NUM_ATTACKS,
     NUM_DICE,
@@ -52,6 +63,8 @@ from .data import (
     PH_HOUSES,
     PH_PLACE,
     PH_ROLL,
+    PH_ROLL_DECISION,
+    PH_SCORE,
     PHASE_NAMES,
     PLAYER_SIZE,
     PLAYERS_BASE,
@@ -60,6 +73,7 @@ from .data import (
     SIDE_NAMES,
     TOWER,
     WALL,
+    WALL_FACE,
 )
 from .notation import cell_name, code_name
 
@@ -251,11 +265,36 @@ def cell_origin(num_players: int, seat: int, cell: int) -> tuple[int, int]:
     return y + MARGIN + LABEL_H + r * CELL, x + MARGIN + c * CELL
 
 
+def dice_box(first: int, count: int) -> tuple[int, int, int, int]:
+    """(top, left, height, width) of dice ``first .. first + count - 1`` in the strip."""
+    return (10, 10 + 40 * first, 34, 40 * (count - 1) + 34)
+
+
+# A scoring choice's dice (SM-7): logs, crates, walls, churches (crosses), characters (heads)
+SCORE_FACES = ((A_LOG, LOG), (A_CRATE, CRATE_FACE), (A_WALL, WALL_FACE), (A_CHURCH, CROSS),
+               (A_CHARACTER, HEAD))
+
+
 def move_targets(state) -> dict[int, tuple[int, int, int, int]]:
-    """Every placing move (SM-6/SM-9: a cell of the active player's city) -> the cell's box
-    in ``render_rgb``; the dice, scoring and character choices have no place on a city."""
+    """Each move with a place in ``render_rgb`` -> its box: a placing move (SM-6/SM-9) on
+    its cell of the active player's city; stopping or re-rolling (SM-5) on the dice, where
+    the page's chooser names the dice each re-roll throws again; a scoring choice (SM-7) on
+    the dice showing its face (its sizes share them).  Passing, and a scoring choice whose
+    face no die shows, have no place."""
     state = _prepare(state)
-    if int(state[H_PHASE]) not in (PH_PLACE, PH_HOUSES):
+    phase = int(state[H_PHASE])
+    if phase == PH_ROLL_DECISION:
+        return {action: dice_box(0, NUM_DICE) for action in range(A_STOP_ROLLING, A_PASS)}
+    if phase == PH_SCORE:
+        dice = [int(state[G_DICE + i]) for i in range(NUM_DICE)]      # kept sorted
+        boxes = {}
+        for (first_action, face), end in zip(SCORE_FACES, (*[a for a, _ in SCORE_FACES[1:]],
+                                                           A_PLACE), strict=True):
+            if face in dice:
+                box = dice_box(dice.index(face), dice.count(face))
+                boxes.update({action: box for action in range(first_action, end)})
+        return boxes
+    if phase not in (PH_PLACE, PH_HOUSES):
         return {}
     n, seat = int(state[H_NUM_PLAYERS]), int(state[G_ACTIVE])
     return {A_PLACE + cell: (*cell_origin(n, seat, cell), CELL, CELL)

@@ -54,26 +54,43 @@ def test_carcassonne_boxes_lie_on_the_cells_the_picture_marks_as_fitting():
     assert checked > 50
 
 
-def test_saint_malo_boxes_are_the_active_players_cells():
+def test_saint_malo_boxes_are_the_active_players_cells_and_the_dice():
+    """Placing moves on the active player's cells; stop/re-roll on the dice (one shared
+    box: the chooser names each re-roll); a scoring choice on the dice of its face."""
+    from meeplezoo.envs.core.contract import H_PHASE
     from meeplezoo.envs.saint_malo import data, render
 
     env = make("saint_malo_v0", raw=True, num_players=3)
     env.reset(seed=2)
-    rng, seen = np.random.default_rng(1), 0
-    for _ in range(200):
+    rng, seen, decisions, boxed = np.random.default_rng(1), {}, 0, 0
+    faces = dict(render.SCORE_FACES)
+    for _ in range(600):
         if env.game_over:
             break
         legal = [int(a) for a in env.legal_actions()]
         picture, target_of = board_view(env.spec, env.state, legal)
-        seat = int(env.state[data.G_ACTIVE])
+        seat, phase = int(env.state[data.G_ACTIVE]), int(env.state[H_PHASE])
+        dice = [int(env.state[data.G_DICE + i]) for i in range(data.NUM_DICE)]
+        decisions, boxed = decisions + 1, boxed + bool(target_of)
         for action, index in target_of.items():
-            cell = action - data.A_PLACE
-            assert 0 <= cell < 49
             y, x, h, w = picture["targets"][index]
-            assert (y, x) == render.cell_origin(3, seat, cell) and h == w == render.CELL
-            seen += 1
+            if action >= data.A_PLACE:
+                kind = "cell"
+                assert (y, x) == render.cell_origin(3, seat, action - data.A_PLACE)
+                assert h == w == render.CELL
+            elif phase == data.PH_ROLL_DECISION:
+                kind = "roll"
+                assert (y, x, h, w) == render.dice_box(0, data.NUM_DICE)
+            else:
+                kind = "score"
+                family = max(a for a in faces if a <= action)
+                covered = [dice[i] for i in range(data.NUM_DICE)
+                           if x <= 10 + 40 * i and 10 + 40 * i + 34 <= x + w]
+                assert covered and set(covered) == {faces[family]}
+            seen[kind] = seen.get(kind, 0) + 1
         env.step(int(rng.choice(legal)))
-    assert seen > 20
+    assert min(seen.get(kind, 0) for kind in ("cell", "roll", "score")) > 5, seen
+    assert boxed / decisions > 0.9
 
 
 def test_serve_refuses_a_bad_port_and_serves_on_loopback(capsys):
