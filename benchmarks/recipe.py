@@ -85,8 +85,7 @@ def run_variant(commands: list[list[str]], log: Path) -> None:
 def measure(game: str, checkpoint: Path, deals: int, sims: int, out: Path) -> dict:
     """Value quality on the frozen set and play against mcts:1000 and greedy."""
     from . import value_quality, value_sets
-    from .arena import run_arena
-    from .ratings import points_over
+    from .versus import score_against
 
     row: dict = {"checkpoint": str(checkpoint)}
     path = value_sets.set_path(game, 2)
@@ -98,25 +97,12 @@ def measure(game: str, checkpoint: Path, deals: int, sims: int, out: Path) -> di
         row["value_all"] = quality["mover"]["all"]["corr"]
     bot = f"az:{checkpoint},sims={sims}"
     for opponent in ("mcts:1000", "greedy"):
-        _, records = run_arena(game, [bot, opponent], 2, deals, out / opponent.replace(":", "_"),
-                               seed=1_000, workers=2, progress=False)
-        mine = [r for r in records if bot in r["seats"]]
-        row[f"vs_{opponent}"] = sum(points_over(r, bot, opponent) for r in mine) / len(mine)
-        row[f"games_vs_{opponent}"] = len(mine)
+        result = score_against(game, bot, opponent, deals, out / opponent.replace(":", "_"))
+        row[f"vs_{opponent}"] = result["score"]
+        row[f"games_vs_{opponent}"] = result["games"]
         if opponent == "mcts:1000":
-            row["think_ratio"] = _think_ratio(mine, bot, opponent)
+            row["think_ratio"] = result["think_ratio"]
     return row
-
-
-def _think_ratio(records: list[dict], bot: str, other: str) -> float:
-    """The bot's seconds per decision over the other's, pooled over the games."""
-    totals = {bot: [0.0, 0], other: [0.0, 0]}
-    for record in records:
-        for seat, name in enumerate(record["seats"]):
-            totals[name][0] += record["seat_seconds"][seat]
-            totals[name][1] += record["seat_decisions"][seat]
-    per = {name: seconds / max(count, 1) for name, (seconds, count) in totals.items()}
-    return per[bot] / max(per[other], 1e-12)
 
 
 def table(rows: dict) -> str:

@@ -54,20 +54,10 @@ def play_settings(settings: dict[str, str]) -> dict:
 
 def score(game: str, spec: str, against: str, deals: int, out: Path, workers: int) -> tuple:
     """(score, think-time ratio) of ``spec`` against ``against`` on the deals."""
-    from meeplezoo.benchmarks.arena import run_arena
-    from meeplezoo.benchmarks.ratings import points_over
+    from meeplezoo.benchmarks.versus import score_against
 
-    _, records = run_arena(game, [spec, against], 2, deals, out, seed=2_000, workers=workers,
-                           progress=False)
-    mine = [r for r in records if spec in r["seats"]]
-    points = sum(points_over(r, spec, against) for r in mine) / len(mine)
-    spent = {spec: [0.0, 0], against: [0.0, 0]}
-    for record in mine:
-        for seat, name in enumerate(record["seats"]):
-            spent[name][0] += record["seat_seconds"][seat]
-            spent[name][1] += record["seat_decisions"][seat]
-    per = {name: total / max(count, 1) for name, (total, count) in spent.items()}
-    return points, per[spec] / max(per[against], 1e-12)
+    result = score_against(game, spec, against, deals, out, seed=2_000, workers=workers)
+    return result["score"], result["think_ratio"]
 
 
 def tune(game: str, checkpoint: str, against: str, grid: dict, deals: int, out: Path,
