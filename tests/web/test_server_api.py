@@ -85,8 +85,11 @@ def test_every_move_with_a_place_on_the_board_is_clickable_there(client):
     from meeplezoo.envs.carcassonne import data as carcassonne
     from meeplezoo.envs.saint_malo import data as saint_malo
 
+    # Saint Malo: its cells, and the dice to stop or re-roll; never a pass; a scoring
+    # choice only where a die shows its face (None: either)
     on_board = {"carcassonne": lambda a: a < carcassonne.A_NO_MEEPLE,   # tiles and meeples
-                "saint_malo": lambda a: saint_malo.A_PLACE <= a < saint_malo.A_PLACE + 49}
+                "saint_malo": lambda a: True if a < saint_malo.A_PASS or a >= saint_malo.A_PLACE
+                else False if a == saint_malo.A_PASS else None}
     for game, placed in on_board.items():
         view = new_game(client, game, seats=["human", "human"], seed=3)
         rng, clickable = random.Random(1), 0
@@ -95,7 +98,8 @@ def test_every_move_with_a_place_on_the_board_is_clickable_there(client):
                 break
             boxes, height = view["board"]["targets"], view["board"]["height"]
             for move in view["moves"]:
-                assert (move["target"] is not None) == placed(move["action"]), (game, move)
+                if placed(move["action"]) is not None:
+                    assert (move["target"] is not None) == placed(move["action"]), (game, move)
                 if move["target"] is not None:
                     y, x, h, w = boxes[move["target"]]
                     assert 0 <= y < y + h <= height and 0 <= x < x + w <= view["board"]["width"]
