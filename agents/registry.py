@@ -180,17 +180,9 @@ AZ_OPTIONS = {"sims": ("simulations", int), "c": ("c", float), "batch": ("leaf_b
               "rollouts": ("rollouts", int)}
 
 
-def _az(game: str, seed: int | None, arguments: str) -> Agent:
-    """``az:<checkpoint>[,option...]``, ``az:default[,...]`` (the bot shipped for the game,
-    trained at 2 players) or ``az:default3p`` (one trained at 3, where shipped).  Options
-    (each defaults to the checkpoint's recorded play settings): ``sims=N`` (0: the
-    network's policy without search), ``root=puct|gumbel``, ``c=X`` (PUCT), ``batch=N``
-    (leaves per network call), ``fpu=X`` or ``fpu=parent-X`` (first-play urgency),
-    ``lam=X`` (the network's share of the leaf value, the rest the game's heuristic),
-    ``pmix=X`` (prior share on the heuristic's move), ``rollouts=N``."""
-    path, *options = arguments.split(",") if arguments else [""]
-    if not path:
-        raise ValueError("write az:<checkpoint> or az:default, then optionally ,sims=N")
+def az_settings(options: list[str], spec: str = "az:") -> dict:
+    """``AZAgent`` keyword arguments from ``az:`` options (``["sims=64", "fpu=parent-0.2"]``),
+    each parsed and bounded, or one ``ValueError``; also a checkpoint's play record."""
     kwargs: dict = {}
     for option in options:
         key, _, value = option.partition("=")
@@ -208,7 +200,22 @@ def _az(game: str, seed: int | None, arguments: str) -> Agent:
             raise ValueError(f"bad az option {option!r}; the options are sims=N, "
                              f"root=puct|gumbel, c=X, batch=N, fpu=X or fpu=parent-X, "
                              f"lam=X, pmix=X, rollouts=N") from None
-    _check_bounds(f"az:{arguments}", kwargs, AZ_BOUNDS)
+    _check_bounds(spec, kwargs, AZ_BOUNDS)
+    return kwargs
+
+
+def _az(game: str, seed: int | None, arguments: str) -> Agent:
+    """``az:<checkpoint>[,option...]``, ``az:default[,...]`` (the bot shipped for the game,
+    trained at 2 players) or ``az:default3p`` (one trained at 3, where shipped).  Options
+    (each defaults to the checkpoint's recorded play settings): ``sims=N`` (0: the
+    network's policy without search), ``root=puct|gumbel``, ``c=X`` (PUCT), ``batch=N``
+    (leaves per network call), ``fpu=X`` or ``fpu=parent-X`` (first-play urgency),
+    ``lam=X`` (the network's share of the leaf value, the rest the game's heuristic),
+    ``pmix=X`` (prior share on the heuristic's move), ``rollouts=N``."""
+    path, *options = arguments.split(",") if arguments else [""]
+    if not path:
+        raise ValueError("write az:<checkpoint> or az:default, then optionally ,sims=N")
+    kwargs = az_settings(options, f"az:{arguments}")
     from .az import AZAgent, shipped_checkpoint
     from .shipped import shipped_players
 

@@ -129,12 +129,10 @@ def heuristic_evaluator(game: str, kind: str = "auto", rollouts: int = 16,
     template's ``heuristic_values``); ``kind`` leaf (the compiled leaf value), rollout
     (the mean of ``rollouts`` rollouts with the policy and depth of the game's ``mcts``
     defaults) or auto (leaf where the game has one).  A finished game is its result."""
-    from meeplezoo.agents.mcts.agent import search_module
+    from meeplezoo.agents.az.knowledge import HeuristicLeaves
     from meeplezoo.agents.mcts.uct import P_ROLLOUT_DEPTH
-    from meeplezoo.agents.registry import LEAF_VALUES, make_agent
+    from meeplezoo.agents.registry import LEAF_VALUES
     from meeplezoo.envs import spec
-    from meeplezoo.envs.core.contract import H_NUM_PLAYERS
-    from meeplezoo.envs.core.rng import new_rng
 
     if kind not in ("auto", "leaf", "rollout"):
         raise ValueError(f"--heuristic {kind!r}: write auto, leaf or rollout")
@@ -142,21 +140,14 @@ def heuristic_evaluator(game: str, kind: str = "auto", rollouts: int = 16,
         raise ValueError("--rollouts must be in 1..10,000")
     if kind == "auto":
         kind = "leaf" if game in LEAF_VALUES else "rollout"
-    game_spec = spec(game)
-    # the game's search defaults, with the leaf valued by kind
-    search = make_agent(f"mcts:1,leaf={'heuristic' if kind == 'leaf' else 'rollout'}", game)
-    module = search_module(game_spec, search.rollout, search.leaf_value)
-    params, rng = search.params.copy(), new_rng(seed)
-    mask = np.zeros(game_spec.num_actions, dtype=np.int8)
-    depth = int(params[P_ROLLOUT_DEPTH])
+    leaves = HeuristicLeaves(spec(game), rollouts, seed,
+                             leaf="heuristic" if kind == "leaf" else "rollout")
+    depth = int(leaves.params[P_ROLLOUT_DEPTH])
     label = "heuristic leaf" if kind == "leaf" else \
         f"heuristic rollouts ({rollouts} x {'to the end' if depth < 0 else depth})"
 
     def evaluate(states: np.ndarray, masks=None) -> np.ndarray:
-        states = np.ascontiguousarray(states, dtype=np.int64)
-        values = np.zeros((len(states), int(states[0, H_NUM_PLAYERS]) if len(states) else 0))
-        module.heuristic_values(states, params, rng, rollouts, mask, values)
-        return values
+        return leaves.values(np.asarray(states, dtype=np.int64))
 
     return evaluate, label
 

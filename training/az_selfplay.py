@@ -146,8 +146,8 @@ class LockstepSelfPlay:
             raise ValueError(f"value_mix must be in [0, 1], got {value_mix}")
         # The search's knowledge (agents/az/knowledge.py), mixed into every leaf the
         # network values; its lam follows the trainer's schedule (set_lam).
-        self.knowledge = KnowledgeEvaluator(None, spec, Knowledge(**knowledge), seed) \
-            if knowledge and Knowledge(**knowledge).used else None
+        mix = Knowledge(**(knowledge or {}))
+        self.knowledge = KnowledgeEvaluator(None, spec, mix, seed) if mix.used else None
         # Exploration: the first ``explore_moves`` decisions of a game pick the played
         # move with full Gumbel noise, later ones with ``late_gumbel`` (0: the search's
         # best), so self-play stops wandering once the opening has been varied; the

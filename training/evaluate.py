@@ -46,10 +46,13 @@ def evaluate_checkpoint(checkpoint: str | Path, game: str, opponents: Sequence[s
     return rows
 
 
-def append_eval_rows(path: Path, rows: Sequence[dict]) -> None:
+def append_eval_rows(path: Path, rows: Sequence[dict], fields: Sequence[str] = EVAL_FIELDS,
+                     extras: str = "raise") -> None:
+    """Rows appended to a CSV log (its header written first when the file is new);
+    ``extras``: csv's ``extrasaction`` for keys outside ``fields``."""
     new = not path.exists() or path.stat().st_size == 0
     with path.open("a", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=EVAL_FIELDS)
+        writer = csv.DictWriter(handle, fieldnames=fields, extrasaction=extras)
         if new:
             writer.writeheader()
         writer.writerows(rows)

@@ -185,9 +185,12 @@ def split_games(game_index: np.ndarray, holdout: float, rng) -> tuple[np.ndarray
 
 
 def correlation(a: np.ndarray, b: np.ndarray) -> float:
-    if len(a) < 2 or a.std() == 0 or b.std() == 0:
+    """Pearson's, as the value-quality benchmark measures it (NaN where either is flat)."""
+    from meeplezoo.benchmarks.value_quality import pearson
+
+    if len(a) < 2:                                    # no held-out games
         return float("nan")
-    return float(np.corrcoef(a, b)[0, 1])
+    return float(pearson(np.asarray(a, np.float64), np.asarray(b, np.float64)))
 
 
 @torch.no_grad()

@@ -19,7 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from meeplezoo.agents.registry import AZ_OPTIONS
+from meeplezoo.agents.registry import az_settings
 
 KEYS = ("sims", "c", "batch", "fpu", "lam", "pmix", "rollouts")
 
@@ -40,16 +40,8 @@ def spec_of(checkpoint: str, settings: dict[str, str]) -> str:
 
 
 def play_settings(settings: dict[str, str]) -> dict:
-    """The checkpoint's play record from ``az:`` option strings."""
-    record = {}
-    for key, value in settings.items():
-        if key == "fpu":
-            record["fpu_mode"] = "parent" if value.startswith("parent-") else "fixed"
-            record["fpu"] = float(value.removeprefix("parent-"))
-        else:
-            name, cast = AZ_OPTIONS[key]
-            record[name] = cast(value)
-    return record
+    """The checkpoint's play record from ``az:`` option strings (the registry's parse)."""
+    return az_settings([f"{key}={value}" for key, value in settings.items()])
 
 
 def score(game: str, spec: str, against: str, deals: int, out: Path, workers: int) -> tuple:

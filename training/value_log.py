@@ -17,6 +17,8 @@ from pathlib import Path
 
 from meeplezoo.benchmarks.value_sets import THIRDS, load_set, read_header, set_path
 
+from .evaluate import append_eval_rows
+
 PARTS = (*THIRDS, "all")
 FIELDS = ("update", "global_step", "elapsed_s", "source", "detail", "positions",
           *(f"corr_{part}" for part in PARTS), *(f"mse_{part}" for part in PARTS),
@@ -81,12 +83,7 @@ def log_value_quality(folder: Path, options, network, spec, device, stamp: dict,
                     writer.add_scalar(f"{prefix}/{metric}_{part}", row[f"{metric}_{part}"],
                                       stamp["update"])
         rows.append(row)
-    new = not csv_path.exists() or csv_path.stat().st_size == 0
-    with csv_path.open("a", newline="") as handle:
-        out = csv.DictWriter(handle, fieldnames=FIELDS, extrasaction="ignore")
-        if new:
-            out.writeheader()
-        out.writerows(rows)
+    append_eval_rows(csv_path, rows, FIELDS, extras="ignore")
     return rows
 
 

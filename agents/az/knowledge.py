@@ -58,22 +58,19 @@ class Knowledge:
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
 
-    @classmethod
-    def from_dict(cls, fields, where: str = "knowledge") -> Knowledge:
-        """From a checkpoint's record; one clear error for anything else."""
-        if not isinstance(fields, dict) or set(fields) - {"lam", "prior_mix", "rollouts"}:
-            raise ValueError(f"{where}: expected {{lam, prior_mix, rollouts}}, got {fields!r}")
-        return cls(**fields)
-
 
 class HeuristicLeaves:
     """The game's heuristic values and moves for batches of positions (compiled)."""
 
-    def __init__(self, spec: GameSpec, rollouts: int = 1, seed: int | None = 0):
+    def __init__(self, spec: GameSpec, rollouts: int = 1, seed: int | None = 0,
+                 leaf: str | None = None):
+        """``leaf``: ``heuristic`` (the compiled leaf value) or ``rollout`` in place of
+        what the game's tuned search uses (None)."""
         from meeplezoo.agents.mcts.agent import search_module
         from meeplezoo.agents.registry import make_agent
 
-        tuned = make_agent("mcts:1", spec.name)            # the game's search defaults
+        # the game's search defaults, the leaf's kind replaced where asked
+        tuned = make_agent("mcts:1" if leaf is None else f"mcts:1,leaf={leaf}", spec.name)
         module = search_module(spec, tuned.rollout, tuned.leaf_value)
         self.spec, self.rollouts = spec, int(rollouts)
         self._values, self._moves = module.heuristic_values, module.heuristic_moves
