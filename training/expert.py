@@ -61,6 +61,11 @@ class Options:
     """seed of the games (game g is seeded from (seed, g) alone), torch and the split"""
     games: int = 400
     """games the search plays against itself"""
+    teacher: str = "mcts"
+    """who plays every seat and is learnt from: ``mcts`` (the tuned search at
+    ``--simulations``: its visit distribution and values), a trained policy
+    (``ppo:default``, ``ppo:PATH``: its move distribution, and its value at two players)
+    or a hand-written bot (``expert``, ``greedy``: its move; the result as the value)"""
     simulations: int = 200
     """budget of the search at every seat: ``mcts:N`` with the game's tuned defaults"""
     record_fraction: float = 0.05
@@ -147,6 +152,16 @@ def check(options: Options, game_spec) -> Path:
     holds anything and ``--overwrite`` is not given."""
     check_options(az_options(options), game_spec)
     flags.check_count("--simulations", options.simulations, 1, 100_000)
+    if options.teacher != "mcts":
+        from meeplezoo.agents.registry import make_agent
+
+        from .terminal import runs_code
+
+        if options.teacher.startswith(("mcts:", "az:", "random")) or runs_code(options.teacher):
+            raise ValueError(f"--teacher must be mcts (with --simulations), a policy "
+                             f"(ppo:default, ppo:PATH) or a hand-written bot (expert, "
+                             f"greedy), not {options.teacher!r}")
+        make_agent(options.teacher, game_spec.name, seed=0)     # unknown names fail here
     flags.check_count("--games", options.games, 1, 1_000_000)
     flags.check_count("--epochs", options.epochs, 1, 100_000)
     flags.check_workers("--workers", options.workers)
@@ -292,7 +307,8 @@ def train(options: Options) -> dict:
     if options.positions:
         positions = load_positions(options.positions, game_spec, options.players)
     else:
-        jobs = [dict(game=game, players=options.players, simulations=options.simulations,
+        jobs = [dict(game=game, players=options.players, teacher=options.teacher,
+                     simulations=options.simulations,
                      record_fraction=options.record_fraction,
                      sample_share=options.sample_share, temperature=options.temperature,
                      rule_options=rule_options(options), seed=options.seed, index=g)

@@ -58,11 +58,80 @@ def root_statistics(agent, num_actions: int) -> tuple[np.ndarray, np.ndarray, np
     return actions, visits.astype(np.float64), children
 
 
+class SearchTeacher:
+    """``mcts:N`` with the game's tuned defaults: its visit distribution, every seat's value
+    below the move played and at the root."""
+
+    def __init__(self, game: str, simulations: int, seed: int):
+        from meeplezoo.agents.registry import make_agent
+
+        self.agent = make_agent(f"mcts:{simulations}", game, seed=seed)
+
+    def decide(self, env, players: int):
+        best = self.agent.act(env)
+        actions, visits, children = root_statistics(self.agent, env.unwrapped.spec.num_actions)
+        tree = self.agent.tree
+
+        def values_below(played: int) -> np.ndarray:
+            child = int(children[np.flatnonzero(actions == played)[0]])
+            below = child if child >= 0 and tree.nodes[child, VISITS] > 0 else tree.root
+            return node_values(self.agent, below, players)
+
+        return best, actions, visits / visits.sum(), values_below, \
+            lambda: node_values(self.agent, tree.root, players)
+
+
+class AgentTeacher:
+    """Any agent of the registry (``expert``, ``greedy``, ``ppo:default``, ``ppo:PATH``).
+    A policy network (PPO) gives its move distribution and, at two players, its value of
+    the position for the seat to move as every seat's value (zero-sum: the other seat's is
+    the negative); a hand-written bot gives its move (one-hot).  Where no value is known
+    (a hand-written bot, or more than two seats, where one number does not say every
+    seat's value) the game's result stands in for it."""
+
+    def __init__(self, game: str, teacher: str, seed: int):
+        from meeplezoo.agents.registry import make_agent
+
+        self.agent = make_agent(teacher, game, seed=seed)
+
+    def decide(self, env, players: int):
+        values = np.full(players, np.nan)
+        network = getattr(self.agent, "network", None)
+        if network is None:
+            move = int(self.agent.act(env))
+            return move, np.array([move]), np.ones(1), lambda _: values, lambda: values
+        import torch
+
+        from meeplezoo.agents.ppo.network import masked_logits
+
+        seen = env.observe(env.agent_selection)
+        mask = np.asarray(seen["action_mask"])
+        with torch.no_grad():
+            obs = torch.as_tensor(seen["observation"], dtype=torch.float32)
+            logits, value = network(obs[None])
+        probs = torch.softmax(masked_logits(logits[0].double(), torch.from_numpy(mask)), 0)
+        actions = np.flatnonzero(mask)
+        weights = probs.numpy()[actions]
+        weights = weights / weights.sum()
+        if players == 2:
+            seat = env.possible_agents.index(env.agent_selection)
+            mover = float(np.clip(value.item(), -1.0, 1.0))
+            values[seat], values[1 - seat] = mover, -mover
+        return int(actions[np.argmax(weights)]), actions, weights, lambda _: values, \
+            lambda: values
+
+
+def make_teacher(job: dict, seed: int):
+    teacher = job.get("teacher", "mcts")
+    if teacher == "mcts":
+        return SearchTeacher(job["game"], job["simulations"], seed)
+    return AgentTeacher(job["game"], teacher, seed)
+
+
 def play_game(job: dict) -> dict:
-    """One game of the tuned search at every seat (``job``: game, players, simulations,
+    """One game of the teacher at every seat (``job``: game, players, teacher, simulations,
     record_fraction, sample_share, temperature, rule_options, seed, index); its recorded
     positions as arrays of :data:`POSITION_FIELDS` and the number of decisions."""
-    from meeplezoo.agents.registry import make_agent
     from meeplezoo.envs import make
 
     from .az_selfplay import final_targets
@@ -73,8 +142,7 @@ def play_game(job: dict) -> dict:
     env = make(job["game"], num_players=players, **job["rule_options"])
     env.reset(seed=int(env_seed))
     game = env.unwrapped
-    agents = [make_agent(f"mcts:{job['simulations']}", job["game"],
-                         seed=int(agent_seed) + seat) for seat in range(players)]
+    teachers = [make_teacher(job, int(agent_seed) + seat) for seat in range(players)]
     recorded: list[tuple] = []
     decisions = 0
     while not env.game_over:
@@ -84,33 +152,30 @@ def play_game(job: dict) -> dict:
             env.step(int(np.flatnonzero(mask)[0]))
             continue
         seat = env.possible_agents.index(env.agent_selection)
-        agent = agents[seat]
-        best = agent.act(env)
-        actions, visits, children = root_statistics(agent, game.spec.num_actions)
+        best, actions, weights, values_below, root_values = teachers[seat].decide(env, players)
         played = best
         if rng.random() < job["sample_share"]:
-            weights = sharpen(visits[None, :] / visits.sum(), job["temperature"])[0]
-            weights = weights.astype(np.float64) / weights.sum()
-            played = int(actions[rng.choice(len(actions), p=weights)])
+            sampled = sharpen(weights[None, :], job["temperature"])[0].astype(np.float64)
+            played = int(actions[rng.choice(len(actions), p=sampled / sampled.sum())])
         if rng.random() < job["record_fraction"]:
             policy = np.zeros(game.spec.num_actions, dtype=np.float32)
-            policy[actions] = visits / visits.sum()
-            child = int(children[np.flatnonzero(actions == played)[0]])
-            below = child if child >= 0 and agent.tree.nodes[child, VISITS] > 0 \
-                else agent.tree.root
-            recorded.append((game.state.copy(), policy, node_values(agent, below, players),
-                             node_values(agent, agent.tree.root, players)))
+            policy[actions] = weights
+            recorded.append((game.state.copy(), policy, values_below(played), root_values()))
         env.step(played)
         decisions += 1
     rewards, margins = final_targets(env, 1.0)         # raw points; scaled in buffer_rows
     count = len(recorded)
+
+    def search_values(which: int) -> np.ndarray:
+        values = np.array([r[which] for r in recorded]).reshape(count, players)
+        return np.where(np.isnan(values), rewards[None, :], values)   # no value: the result
+
     positions = {
         "states": np.array([r[0] for r in recorded], dtype=np.int64).reshape(
             count, game.spec.state_size),
         "policies": np.array([r[1] for r in recorded], dtype=np.float32).reshape(
             count, game.spec.num_actions),
-        "search_values": np.array([r[2] for r in recorded]).reshape(count, players),
-        "root_values": np.array([r[3] for r in recorded]).reshape(count, players),
+        "search_values": search_values(2), "root_values": search_values(3),
         "rewards": np.tile(rewards, (count, 1)), "score_margins": np.tile(margins, (count, 1)),
         "game_index": np.full(count, index, dtype=np.int64)}
     return {"positions": positions, "decisions": decisions}
@@ -123,8 +188,10 @@ def generate(jobs: list[dict], workers: int, progress: bool) -> tuple[dict, dict
 
     started = time.perf_counter()
     results, decisions, count = [], 0, 0
-    bar = tqdm(total=len(jobs), unit="game", desc=f"{jobs[0]['game']} mcts:"
-               f"{jobs[0]['simulations']}", dynamic_ncols=True, disable=not progress)
+    teacher = jobs[0].get("teacher", "mcts")
+    label = f"mcts:{jobs[0]['simulations']}" if teacher == "mcts" else teacher
+    bar = tqdm(total=len(jobs), unit="game", desc=f"{jobs[0]['game']} {label}",
+               dynamic_ncols=True, disable=not progress)
 
     def collect(result):
         nonlocal decisions, count
