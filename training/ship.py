@@ -2,7 +2,7 @@
 
     python -m meeplezoo.training.ship [GAME...] [--minutes 15] [--run-dir runs] [--algo ppo]
 
-For each game (default: all five) this runs the ``meeplezoo train GAME --algo az``
+For each game (default: every registered env) this runs the ``meeplezoo train GAME --algo az``
 command it prints (the same every time, so a shipped bot's training is reproducible from
 BENCHMARKS.md), evaluated against random and greedy about six times along the way, plots
 the learning curve, and then writes the checkpoint trimmed for play
@@ -22,10 +22,15 @@ from pathlib import Path
 from meeplezoo.agents.az.agent import BOTS_DIR
 from meeplezoo.agents.ppo.agent import PPO_BOTS_DIR
 from meeplezoo.envs import names
+from meeplezoo.envs.versions import rules_name
 
 from .checkpoint import export_for_play
+from .ppo import canonical_game
 
 MAX_BYTES = 5 * 1024 * 1024
+
+# The tables below are keyed by the rules' name (``rules_name``): ``carcassonne_v1`` plays
+# v0's game with 45 more observation floats, so v0's measured rates serve it.
 
 # Iterations per minute on the 2-core machine of BENCHMARKS.md, to spread about six
 # evaluations over a run; a slower machine just evaluates less often per minute.
@@ -44,7 +49,8 @@ MAX_DECISIONS = {"hansa_teutonica_v0": 600}
 # benchmarks/results/ppo_ship/<game>_command.txt).
 PPO_UPDATES_PER_MINUTE = {"carcassonne_v0": 6, "hansa_teutonica_v0": 12, "hansa_v0": 40,
                           "saint_malo_v0": 15, "serenissima_v0": 14}
-# Carcassonne's observations are 6,728 floats: a smaller buffer keeps it under 2 GB.
+# Carcassonne's observations are 6,728 floats (v1: 6,773): a smaller buffer keeps it
+# under 2 GB.
 BUFFER_SIZE = {"carcassonne_v0": 100_000}
 
 
@@ -59,7 +65,8 @@ def _run_flags(rate: float, game: str, minutes: float, torch_threads: int, playe
     iterations) a minute, and the flags both methods' ship commands share."""
     every = max(1, round(rate * minutes / evaluations)) if evaluations else 0
     extra = ["--resume"] if resume else []
-    extra += ["--max-decisions", str(MAX_DECISIONS[game])] if game in MAX_DECISIONS else []
+    cap = MAX_DECISIONS.get(rules_name(game))
+    extra += ["--max-decisions", str(cap)] if cap else []
     if torch_threads:
         extra += ["--torch-threads", str(torch_threads)]
     if players != 2:
@@ -72,12 +79,12 @@ def ship_arguments(game: str, minutes: float, run_dir: str, torch_threads: int =
     """The ``meeplezoo train`` arguments that train ``game``'s shipped bot, evaluated
     about ``evaluations`` times along the way (0: never; a weak Hansa Teutonica bot's
     evaluation games against random run to the 3,000-decision cap and take minutes)."""
-    every, extra = _run_flags(ITERATIONS_PER_MINUTE[game], game, minutes, torch_threads,
-                              players, evaluations, resume)
+    every, extra = _run_flags(ITERATIONS_PER_MINUTE[rules_name(game)], game, minutes,
+                              torch_threads, players, evaluations, resume)
     return [game, "--algo", "az", "--minutes", f"{minutes:g}", "--iterations", "1000000",
             "--num-games", "256", "--simulations", "32", "--fast-simulations", "8",
             "--updates-per-iteration", str(UPDATES_PER_ITERATION),
-            "--buffer-size", str(BUFFER_SIZE.get(game, 200_000)),
+            "--buffer-size", str(BUFFER_SIZE.get(rules_name(game), 200_000)),
             "--checkpoint-every", "100", "--eval-every", every, "--eval-games", "20",
             "--run-dir", run_dir, "--run-name", f"ship_{bot_name(game, players)}", *extra]
 
@@ -87,8 +94,8 @@ def ppo_ship_arguments(game: str, minutes: float, run_dir: str, torch_threads: i
                        resume: bool = False) -> list[str]:
     """The ``meeplezoo train --algo ppo`` arguments of ``game``'s shipped PPO policy: the
     PPO defaults for ``minutes``, evaluated against greedy about ``evaluations`` times."""
-    every, extra = _run_flags(PPO_UPDATES_PER_MINUTE[game], game, minutes, torch_threads,
-                              players, evaluations, resume)
+    every, extra = _run_flags(PPO_UPDATES_PER_MINUTE[rules_name(game)], game, minutes,
+                              torch_threads, players, evaluations, resume)
     return [game, "--algo", "ppo", "--minutes", f"{minutes:g}", "--total-steps",
             "1000000000", "--eval-every", every, "--eval-games", "20",
             "--eval-opponents", "greedy", "--run-dir", run_dir,
@@ -112,8 +119,36 @@ def ship(game: str, minutes: float, run_dir: str, bots_dir: Path | None = None,
     bots_dir = bots_dir or (BOTS_DIR if algo == "az" else PPO_BOTS_DIR)
     if (folder / "eval.csv").exists():
         print(f"learning curve: {plot_learning_curve(folder)}", flush=True)
-    bot = export_for_play(folder / "checkpoint.pt", bots_dir / f"{bot_name(game, players)}.pt",
-                          half=True)
+    return ship_checkpoint(folder / "checkpoint.pt", game, players, bots_dir)
+
+
+def play_record(options: str) -> dict:
+    """A checkpoint's play record from ``az:`` options (``"sims=64,c=1.5,fpu=parent-0.2"``),
+    each parsed and bounded as ``az:default,...`` parses them."""
+    from meeplezoo.agents.registry import az_settings
+
+    settings = az_settings([o for o in options.split(",") if o], f"--play {options}")
+    if "root" in settings:
+        raise ValueError("--play: root is chosen per spec (az:default,root=gumbel), not stored")
+    return settings
+
+
+def ship_checkpoint(checkpoint: Path, game: str, players: int = 2,
+                    bots_dir: Path | None = None, algo: str = "az",
+                    play: dict | None = None) -> Path:
+    """Write ``checkpoint`` trimmed for play (float16) as ``game``'s shipped bot, with
+    ``play`` as its play record (None: the checkpoint's own); refused over 5 MB or if it
+    is another game's or player count's network."""
+    from .checkpoint import load_checkpoint
+
+    payload = load_checkpoint(checkpoint)
+    trained = (payload.get("options") or {}).get("players", players)
+    if payload["meta"].get("game") != game or trained != players:
+        raise ValueError(f"{checkpoint} is a {payload['meta'].get('game')} network trained "
+                         f"at {trained} players, not {game} at {players}")
+    bots_dir = bots_dir or (BOTS_DIR if algo == "az" else PPO_BOTS_DIR)
+    bot = export_for_play(checkpoint, bots_dir / f"{bot_name(game, players)}.pt", half=True,
+                          play=play)
     bot.chmod(0o644)                  # package data: readable by every user of the install
     size = bot.stat().st_size
     if size > MAX_BYTES:
@@ -142,7 +177,25 @@ def main(argv: list[str] | None = None) -> int:
                         help="continue each game's run in its folder up to --minutes")
     parser.add_argument("--algo", choices=("az", "ppo"), default="az",
                         help="az: ships az:default; ppo: ships ppo:default")
+    parser.add_argument("--from-checkpoint", metavar="PATH",
+                        help="ship this checkpoint for the one GAME named, without training")
+    parser.add_argument("--play", metavar="OPTIONS", default=None,
+                        help="the shipped bot's play record as az: options, e.g. "
+                             "sims=64,c=1.5 (with --from-checkpoint; az only)")
     args = parser.parse_args(argv)
+    if args.from_checkpoint or args.play is not None:
+        if not args.from_checkpoint or len(args.games) != 1:
+            parser.error("--from-checkpoint ships one checkpoint for one GAME")
+        if args.play is not None and args.algo != "az":
+            parser.error("--play is an az bot's play record")
+        try:
+            play = None if args.play is None else play_record(args.play)
+            ship_checkpoint(Path(args.from_checkpoint), canonical_game(args.games[0]),
+                            args.players,
+                            algo=args.algo, play=play)
+        except ValueError as err:
+            parser.error(str(err).splitlines()[0])
+        return 0
     for game in args.games or names():
         if game not in names():
             raise SystemExit(f"unknown game {game!r}; available: {', '.join(names())}")
