@@ -100,6 +100,8 @@ def play_one(job: dict) -> dict:
         record["timed_seats"] = timed           # the seats that played by the clock
     if forfeit is not None:
         record["forfeit"] = forfeit
+    if forfeit is None and any(env.truncations.values()):
+        record["truncated"] = True              # cut at the game's decision cap, not ended
     return record
 
 

@@ -37,9 +37,19 @@ FOLDERS = {game: BARS_DIR / game for game in names()}
 EXPERT_FOLDER = BARS_DIR / "saint_malo_v0_expert"
 
 
-def bar_row(summary: dict, agent: str, opponent: str = "mcts:1000") -> dict | None:
+def cut_games(records_path: Path, agent: str, opponent: str) -> int:
+    """Games between ``agent`` and ``opponent`` in an arena's records that were cut at the
+    game's decision cap instead of ending (issue 29's bar wants none)."""
+    if not records_path.exists():
+        return 0
+    with records_path.open() as file:
+        records = [json.loads(line) for line in file if line.strip()]
+    return sum(1 for r in records if r.get("truncated") and set(r["seats"]) == {agent, opponent})
+
+
+def bar_row(summary: dict, agent: str, opponent: str = "mcts:1000", cut: int = 0) -> dict | None:
     """The bar's figures for ``agent`` in one arena summary, or None if it has not met
-    ``opponent`` there."""
+    ``opponent`` there; ``cut``: its games against ``opponent`` cut at the decision cap."""
     pair = next((h for h in summary["head_to_head"]
                  if h["agent"] == agent and h["opponent"] == opponent), None)
     if pair is None:
@@ -47,8 +57,8 @@ def bar_row(summary: dict, agent: str, opponent: str = "mcts:1000") -> dict | No
     think = summary["timing"]["seconds_per_decision"]
     ratio = think[agent] / think[opponent]
     return {"games": pair["games"], "score": pair["score"], "low": pair["low"],
-            "high": pair["high"], "think_ratio": ratio,
-            "met": pair["score"] >= 0.55 and pair["low"] > 0.5 and ratio <= 0.1}
+            "high": pair["high"], "think_ratio": ratio, "cut": cut,
+            "met": pair["score"] >= 0.55 and pair["low"] > 0.5 and ratio <= 0.1 and not cut}
 
 
 METHODS = ("greedy", "mcts:1000", "ppo:default", "az:default,sims=64")
@@ -129,26 +139,31 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agent", default="az:default,sims=64")
     parser.add_argument("--opponent", default="mcts:1000")
+    parser.add_argument("--dir", type=Path, default=BARS_DIR,
+                        help="the folder of per-game arena folders (issue 29's bots: "
+                             "benchmarks/results/bot_bars)")
     parser.add_argument("--plot", action="store_true",
                         help="also draw AZ's and PPO's learning curves against greedy")
     args = parser.parse_args(argv)
     if args.plot:
         print(f"learning curves: {plot_curves(BARS_DIR / 'az_vs_ppo_curves.png')}")
     print(f"| game | games | {args.agent} vs {args.opponent} | Wilson 95% | think time "
-          "ratio | bar |")
-    print("|---|---:|---:|---|---:|---|")
-    for game, folder in FOLDERS.items():
+          "ratio | cut at the cap | bar |")
+    print("|---|---:|---:|---|---:|---:|---|")
+    folders = {game: args.dir / game for game in FOLDERS}
+    for game, folder in folders.items():
         path = folder / f"{game}_2p_summary.json"
-        row = bar_row(json.loads(path.read_text()), args.agent, args.opponent) \
+        cut = cut_games(folder / f"{game}_2p.jsonl", args.agent, args.opponent)
+        row = bar_row(json.loads(path.read_text()), args.agent, args.opponent, cut) \
             if path.exists() else None
         if row is None:
-            print(f"| {game} | 0 | not played | | | |")
+            print(f"| {game} | 0 | not played | | | | |")
             continue
         print(f"| {game} | {row['games']} | {row['score']:.3f} | [{row['low']:.3f}, "
-              f"{row['high']:.3f}] | 1/{1 / row['think_ratio']:.0f} | "
+              f"{row['high']:.3f}] | 1/{1 / row['think_ratio']:.1f} | {row['cut']} | "
               f"{'met' if row['met'] else 'not met'} |")
     summaries = {}
-    for game, folder in FOLDERS.items():
+    for game, folder in folders.items():
         path = folder / f"{game}_2p_summary.json"
         summary = json.loads(path.read_text()) if path.exists() else None
         if summary and set(METHODS) <= set(summary["agents"]):
@@ -157,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\nThe four methods (Elo: Bradley-Terry, greedy 0, bootstrap 95%; head to "
               "head: score of the first, Wilson 95%, games):\n")
         print("\n".join(methods_table(summaries)))
-    path = EXPERT_FOLDER / "saint_malo_v0_2p_summary.json"
+    path = args.dir / EXPERT_FOLDER.name / "saint_malo_v0_2p_summary.json"
     row = bar_row(json.loads(path.read_text()), args.agent, "expert") if path.exists() \
         else None
     print(f"\nSaint Malo, {args.agent} vs expert (bar 3, goal above 0.5): " +

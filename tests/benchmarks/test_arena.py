@@ -168,3 +168,14 @@ def test_games_played_in_this_process_think_on_one_torch_thread(tmp_path, monkey
         assert threads == [1, 1] and torch.get_num_threads() == 2
     finally:
         torch.set_num_threads(before)
+
+
+def test_a_game_cut_at_its_decision_cap_is_marked_truncated():
+    """Issue 29's bar counts games cut at the cap: random Hansa Teutonica players never
+    end a game in 3,000 decisions; random Hansa players always do."""
+    from meeplezoo.benchmarks.arena_game import play_one
+
+    cut = play_one({"game": "hansa_teutonica_v0", "seats": ["random", "random"], "seed": 1})
+    assert cut["decisions"] == 3000 and cut["truncated"] is True
+    ended = play_one({"game": "hansa_v0", "seats": ["random", "random"], "seed": 1})
+    assert ended["decisions"] < 3000 and "truncated" not in ended

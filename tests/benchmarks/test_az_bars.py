@@ -17,6 +17,21 @@ def test_the_bar_needs_the_score_its_lower_bound_and_a_tenth_of_the_time():
     slow = bar_row(_summary(0.60, 0.55, 0.004), "az:default,sims=64")
     assert not slow["met"] and abs(slow["think_ratio"] - 0.004 / 0.03) < 1e-12
     assert bar_row(_summary(0.6, 0.55, 0.002), "az:other") is None
+    assert not bar_row(_summary(0.58, 0.53, 0.002), "az:default,sims=64", cut=1)["met"]
+
+
+def test_games_cut_at_the_cap_are_counted_from_the_records(tmp_path):
+    import json
+
+    from meeplezoo.benchmarks.az_bars import cut_games
+
+    rows = [{"seats": ["az:default", "mcts:1000"], "truncated": True},
+            {"seats": ["mcts:1000", "az:default"]},
+            {"seats": ["mcts:1000", "greedy"], "truncated": True}]
+    path = tmp_path / "g_2p.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert cut_games(path, "az:default", "mcts:1000") == 1
+    assert cut_games(tmp_path / "missing.jsonl", "az:default", "mcts:1000") == 0
 
 
 def test_the_methods_table_reads_elo_and_each_pairs_score_off_one_summary():
