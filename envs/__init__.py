@@ -16,6 +16,7 @@ _REGISTRY = {
     "saint_malo_v0": "meeplezoo.envs.saint_malo_v0",
     "hansa_teutonica_v0": "meeplezoo.envs.hansa_teutonica_v0",
     "carcassonne_v0": "meeplezoo.envs.carcassonne_v0",
+    "carcassonne_v1": "meeplezoo.envs.carcassonne_v1",
     "hansa_v0": "meeplezoo.envs.hansa_v0",
     "serenissima_v0": "meeplezoo.envs.serenissima_v0",
 }

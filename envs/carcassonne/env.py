@@ -65,7 +65,16 @@ there so a shorter game can be asked for and every game has one, kernels include
 Engine choices where the spec leaves room: ties share the win (AMB-10); ``scores()``
 before the end is the score as if the game ended now.
 
-Version history (the registry name stays ``carcassonne_v0``):
+Version history:
+
+* ``carcassonne_v1`` (2026-12-04, issue 29; ``env_v1.py``): the same game (rules, state,
+  actions, notation, seeds: the same game for the same seed and moves) with a fixed
+  observation (``observe_v1.py``): each frontier slot's column and row divided by 14 (they
+  were plain window integers, 98-99.8% of a mid-game observation's squared norm), and in
+  the meeple phase the placed tile's type and rotation one-hot (45 entries appended:
+  6,773 floats).  ``carcassonne_v0`` stays as it is for the shipped bots and ladders.
+
+Before it, within ``carcassonne_v0``:
 
 * v0.2 (2026-11-30): frontier action layout by default (737 actions instead of 131,061;
   the grid stays as ``placement_layout="grid"``), observation of 27 x 15 x 15 planes on a
@@ -111,12 +120,13 @@ def spec_for(placement_layout: str = "frontier"):
 
 class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
     spec = SPEC
+    grid_spec = GRID_SPEC                   # carcassonne_v1's subclass sets its own pair
     metadata = env_metadata(SPEC.name)
 
     def __init__(self, num_players: int = 2, **kwargs):
         if isinstance(kwargs.get("placement_layout"), str) \
                 and kwargs["placement_layout"] == "grid":
-            self.spec = GRID_SPEC           # this env's buffers and spaces are the grid's
+            self.spec = self.grid_spec      # this env's buffers and spaces are the grid's
         super().__init__(num_players=num_players, **kwargs)
         check_player_count(self.num_players, self._config)
         self._legal_buffer = np.zeros(policy.MAX_LIST, dtype=np.int64)

@@ -3,7 +3,9 @@
 A saved state names the game, the format version and every field by name (the game's
 ``STATE_FIELDS``), so a file is readable and a corrupt or foreign file fails loudly
 instead of loading garbage.  Loading never touches the live env until the whole file has
-been checked.
+been checked.  A state saved by one version of a game loads into another version with the
+same rules and state (``carcassonne_v0`` and ``carcassonne_v1``: ``envs/versions.py``);
+the file keeps the name of the version that saved it.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..versions import rules_name
 from .contract import STATE_DTYPE, GameSpec
 
 FORMAT_VERSION = 1
@@ -91,8 +94,9 @@ def state_from_json(spec: GameSpec,
     (``spec.field_bounds``) and the whole must pass the game's consistency checks, so a
     kernel can never index outside its arrays after a successful load."""
     data = _parse(text)
-    if data.get("game") != spec.name:
-        raise StateFormatError(f"this state is for {data.get('game')!r}, not {spec.name!r}")
+    game = data.get("game")
+    if not isinstance(game, str) or rules_name(game) != rules_name(spec.name):
+        raise StateFormatError(f"this state is for {game!r}, not {spec.name!r}")
     version = data.get("format_version")
     if not _is_int(version) or version != FORMAT_VERSION:
         raise StateFormatError(
