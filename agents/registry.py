@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib
 import math
 
+from meeplezoo.envs.versions import rules_name
+
 from .base import Agent
 from .random_agent import RandomAgent
 
@@ -17,7 +19,8 @@ def _load(path: str):
 
 # The hand-written bots of each game, by (agent name, game): the class and its keyword
 # arguments.  ``greedy`` is the one-move heuristic every game has; ``expert`` (Saint Malo)
-# adds the exact re-roll expectimax.
+# adds the exact re-roll expectimax.  This table, GAME_MCTS_DEFAULTS and LEAF_VALUES are
+# keyed by the rules' name (``rules_name``): ``carcassonne_v1`` plays v0's entries.
 HEURISTICS = {
     ("greedy", "saint_malo_v0"): ("meeplezoo.agents.saint_malo_greedy:SaintMaloGreedyAgent",
                                   {"rerolls": False}),
@@ -34,10 +37,10 @@ HEURISTICS = {
 
 
 def _heuristic(kind: str, game: str, seed: int | None) -> Agent:
-    if (kind, game) not in HEURISTICS:
+    if (kind, rules_name(game)) not in HEURISTICS:
         have = sorted(g for k, g in HEURISTICS if k == kind)
         raise ValueError(f"no {kind!r} bot for {game!r}; games with one: {', '.join(have)}")
-    path, kwargs = HEURISTICS[kind, game]
+    path, kwargs = HEURISTICS[kind, rules_name(game)]
     agent = _load(path)(seed=seed, **kwargs)
     agent.name = kind
     return agent
@@ -82,8 +85,8 @@ LEAF_VALUES = {
 def _leaf_value(game: str, name: str):
     if name == "rollout":
         return None
-    if name == "heuristic" and game in LEAF_VALUES:
-        return _load(LEAF_VALUES[game])
+    if name == "heuristic" and rules_name(game) in LEAF_VALUES:
+        return _load(LEAF_VALUES[rules_name(game)])
     raise ValueError(f"no leaf value {name!r} for {game!r}")
 
 
@@ -129,7 +132,7 @@ def _mcts(game: str, seed: int | None, arguments: str) -> Agent:
     from .mcts import MCTSAgent
 
     budget, *options = arguments.split(",") if arguments else ["200"]
-    options = [*GAME_MCTS_DEFAULTS.get(game, ()), *options]    # the user's options win
+    options = [*GAME_MCTS_DEFAULTS.get(rules_name(game), ()), *options]   # the user's win
     kwargs: dict = {"seed": seed}
     try:
         if budget.endswith("s"):

@@ -3,7 +3,9 @@
 
 The frontier layout's placement actions ``4 * j + r`` put the tile on frontier slot ``j``
 with rotation ``r``, and the observation tells, per slot, whether it is present and its
-(column, row) in the 15 x 15 window (``envs/carcassonne/observe.py``).  A 1x1 convolution
+(column, row) in the 15 x 15 window (``envs/carcassonne/observe.py``; ``carcassonne_v1``
+stores them divided by 14, ``observe_v1.py``, and the network scales them back, so one
+network class serves both versions, told apart by the observation size).  A 1x1 convolution
 gives every cell four rotation logits; slot ``j``'s four come from its cell, so the policy
 is translation-equivariant, as the rules are.  A slot outside the window (a board wider
 than 13 tiles) gets a learned logit per rotation.  The other actions (meeple placements,
@@ -26,6 +28,7 @@ from meeplezoo.envs.carcassonne.data import (
     OBS_WINDOW,
     V_SLOTS,
 )
+from meeplezoo.envs.carcassonne.observe_v1 import slot_unit
 
 
 class ResidualBlock(nn.Module):
@@ -47,6 +50,7 @@ class CarcassonneNetwork(nn.Module):
         if num_actions <= NUM_PLACEMENTS:
             raise ValueError("the convolutional network needs the frontier action layout")
         self.obs_size, self.num_actions, self.seats = obs_size, num_actions, seats
+        self.slot_unit = slot_unit(obs_size)     # v1's slots back to window cells
         self.stem = nn.Sequential(nn.Conv2d(OBS_CHANNELS, channels, 3, padding=1), nn.ReLU())
         self.blocks = nn.Sequential(*[ResidualBlock(channels) for _ in range(blocks)])
         self.cell_logits = nn.Conv2d(channels, 4, 1)
@@ -67,7 +71,8 @@ class CarcassonneNetwork(nn.Module):
         features = self.blocks(self.stem(planes))
         cells = self.cell_logits(features).reshape(batch, 4, OBS_WINDOW * OBS_WINDOW)
         slots = obs[:, V_SLOTS:V_SLOTS + 3 * FRONTIER_SLOTS].reshape(batch, FRONTIER_SLOTS, 3)
-        column, row = slots[..., 1].round().long(), slots[..., 2].round().long()
+        column = (slots[..., 1] * self.slot_unit).round().long()
+        row = (slots[..., 2] * self.slot_unit).round().long()
         inside = (column >= 0) & (column < OBS_WINDOW) & (row >= 0) & (row < OBS_WINDOW)
         index = torch.where(inside, row * OBS_WINDOW + column, 0)
         gathered = cells.gather(2, index[:, None, :].expand(batch, 4, FRONTIER_SLOTS))

@@ -28,7 +28,8 @@ from meeplezoo.agents.ppo.network import SparseInputLinear, layer_init
 
 ARCHITECTURES = ("az-mlp", "az-carcassonne-conv")
 # Game families with their own trunk; every other game is an MLP over its observation.
-CONV_GAMES = {"carcassonne_v0": 737}         # game -> the action count of its conv layout
+# game -> the action count of its conv layout (both observation versions of Carcassonne)
+CONV_GAMES = {"carcassonne_v0": 737, "carcassonne_v1": 737}
 
 
 class AZNetwork(nn.Module):

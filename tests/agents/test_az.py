@@ -333,14 +333,15 @@ def test_a_forced_root_action_takes_every_simulation():
     assert visits[legal[-1]] == 49 and sum(visits.values()) == 49   # the first expands the root
 
 
-def test_carcassonne_gets_the_convolutional_network_and_gathers_slot_logits():
+@pytest.mark.parametrize("game", ["carcassonne_v0", "carcassonne_v1"])
+def test_carcassonne_gets_the_convolutional_network_and_gathers_slot_logits(game):
     """Placement action 4 * j + r takes rotation r's logit at frontier slot j's cell
     (checked against the trunk's cell logits, slot by slot), and every legal placement's
-    slot is present in the window."""
+    slot is present in the window.  (v1 stores the slots' cells divided by 14.)"""
     from meeplezoo.agents.az.carcassonne_network import CarcassonneNetwork
-    from meeplezoo.envs.carcassonne.data import NUM_PLACEMENTS, OBS_WINDOW, V_SLOTS
+    from meeplezoo.envs.carcassonne.data import NUM_PLACEMENTS, OBS_WINDOW
+    from meeplezoo.envs.carcassonne.observe_v1 import slot_positions
 
-    game = "carcassonne_v0"
     network, meta = _network(game)
     assert meta["architecture"] == "az-carcassonne-conv"
     assert isinstance(network, CarcassonneNetwork)
@@ -356,7 +357,7 @@ def test_carcassonne_gets_the_convolutional_network_and_gathers_slot_logits():
     assert logits.shape == (60, 737) and values.shape == margins.shape == (60, 6)
     checked = 0
     for b in range(60):
-        slots = obs[b, V_SLOTS:V_SLOTS + 540].reshape(180, 3)
+        slots = slot_positions(obs[b])                     # in window cells
         for j, (present, column, row) in enumerate(slots):
             legal = masks[b, 4 * j:4 * j + 4].any()
             assert not legal or present == 1.0              # a legal slot is described
