@@ -39,6 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
+from meeplezoo.envs.versions import rules_name
+
 from .common import RESULTS_DIR, machine_info, say, timed, write_report
 from .speed import AEC_BAR_RATIO, finish_turn_of_ended_game, paired_ratio, play_random_turns
 
@@ -91,7 +93,8 @@ def _hansa_teutonica_heuristic_checked(players: int, games: int, seed: int) -> i
     return int(lengths.sum())
 
 
-# Extra compiled playout kernels by game: label -> f(players, games, seed) -> decisions.
+# Extra compiled playout kernels by game (its rules' name, ``rules_name``: they play
+# states, not observations): label -> f(players, games, seed) -> decisions.
 PLAYOUT_HOOKS: dict[str, dict[str, Callable[[int, int, int], int]]] = {
     "carcassonne_v0": {"random_legal_lists": _carcassonne_legal_lists},
     "hansa_teutonica_v0": {"heuristic_with_checks": _hansa_teutonica_heuristic_checked},
@@ -105,8 +108,18 @@ PLAYOUT_HOOKS: dict[str, dict[str, Callable[[int, int, int], int]]] = {
 # OpenSpiel's ``state.legal_actions()``); the peer runs the same loop with its own list
 # (connect four's ``_legal_moves()``, which its observe() builds the mask from), so both
 # sides of the ratio drive their env the same way, observation included.
-AEC_LEGAL_LIST = {"carcassonne_v0"}
+AEC_LEGAL_LIST = {"carcassonne_v0"}        # by rules_name, as PLAYOUT_HOOKS
 LEGAL_LIST = "_legal_list"
+
+
+def playout_hooks(game: str) -> dict[str, Callable[[int, int, int], int]]:
+    """``game``'s entry of ``PLAYOUT_HOOKS`` (looked up by its rules' name)."""
+    return PLAYOUT_HOOKS.get(rules_name(game), {})
+
+
+def legal_list_bar(game: str) -> bool:
+    """Whether ``game``'s AEC bar is taken on the legal-list loop (``AEC_LEGAL_LIST``)."""
+    return rules_name(game) in AEC_LEGAL_LIST
 
 
 # --- (a) AEC turns per second ------------------------------------------------------------
@@ -186,7 +199,7 @@ def aec_benchmark(game: str, players: list[int], settings: Settings,
                for name in names if not name.startswith(PEER)}
     ratios = {f"{name} / {peer}": paired_ratio(rates[name], rates[peer])
               for name, peer in peer_of.items()}
-    bar_name = names[0] + LEGAL_LIST if game in AEC_LEGAL_LIST else names[0]
+    bar_name = names[0] + LEGAL_LIST if legal_list_bar(game) else names[0]
     headline = ratios[f"{bar_name} / {peer_of[bar_name]}"]["median_of_rounds"]
     return {"rounds": settings.aec_rounds, "budget_s_per_round": settings.aec_budget_s,
             "contenders": {n: {"turns_per_s": statistics.median(r), "per_round": r}
@@ -208,7 +221,7 @@ def playout_kernels(game: str) -> dict[str, Callable[[int, int, int], int]]:
     game_spec = spec(game)
     kernels = {"random_generic_masks":
                lambda players, games, seed: random_playouts(game_spec, games, players, seed)}
-    kernels.update(PLAYOUT_HOOKS.get(game, {}))
+    kernels.update(playout_hooks(game))
     return kernels
 
 
@@ -255,7 +268,7 @@ def playouts_benchmark(game: str, players: list[int], settings: Settings) -> dic
 def strength_opponents(game: str) -> list[str]:
     from meeplezoo.agents.registry import HEURISTICS
 
-    return (["greedy"] if ("greedy", game) in HEURISTICS else []) + ["random"]
+    return (["greedy"] if ("greedy", rules_name(game)) in HEURISTICS else []) + ["random"]
 
 
 def strength_benchmark(game: str, games: int, simulations: int, jobs: int = 1,
@@ -354,7 +367,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
     parser = argparse.ArgumentParser(prog="python -m meeplezoo.benchmarks.games",
                                      description=__doc__.splitlines()[0])
-    parser.add_argument("game", help=f"one of {', '.join(names())} (the _v0 may be left off)")
+    parser.add_argument("game", help=f"one of {', '.join(names())} (without the _vN: the newest)")
     parser.add_argument("--players", type=int, nargs="+", default=None,
                         help="player counts for (a) and (b) (default: every count the game "
                              "allows)")
@@ -406,7 +419,7 @@ def run(argv: list[str] | None = None) -> dict:
     if not args.skip_speed:
         say(f"(a) AEC turns/s of {game}, interleaved rounds against {PEER}")
         report["aec"] = aec_benchmark(game, players, settings,
-                                      args.legal_list or game in AEC_LEGAL_LIST)
+                                      args.legal_list or legal_list_bar(game))
         say("(b) full games inside compiled code")
         report["playouts"] = playouts_benchmark(game, players, settings)
     if args.strength:

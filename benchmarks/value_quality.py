@@ -133,13 +133,14 @@ def heuristic_evaluator(game: str, kind: str = "auto", rollouts: int = 16,
     from meeplezoo.agents.mcts.uct import P_ROLLOUT_DEPTH
     from meeplezoo.agents.registry import LEAF_VALUES
     from meeplezoo.envs import spec
+    from meeplezoo.envs.versions import rules_name
 
     if kind not in ("auto", "leaf", "rollout"):
         raise ValueError(f"--heuristic {kind!r}: write auto, leaf or rollout")
     if not 1 <= rollouts <= 10_000:
         raise ValueError("--rollouts must be in 1..10,000")
     if kind == "auto":
-        kind = "leaf" if game in LEAF_VALUES else "rollout"
+        kind = "leaf" if rules_name(game) in LEAF_VALUES else "rollout"
     leaves = HeuristicLeaves(spec(game), rollouts, seed,
                              leaf="heuristic" if kind == "leaf" else "rollout")
     depth = int(leaves.params[P_ROLLOUT_DEPTH])

@@ -27,6 +27,7 @@ from meeplezoo.envs import spec as game_spec
 from meeplezoo.envs.core import jit
 from meeplezoo.envs.core.batch import BatchEnv, random_playouts
 from meeplezoo.envs.core.contract import H_NUM_PLAYERS
+from meeplezoo.envs.versions import rules_name
 
 
 def _play_random_game(game: str, seed: int) -> int:
@@ -78,7 +79,7 @@ def warm_game(game: str) -> list[str]:
         _search_twice(game, agent)
     done.append(f"mcts x{len(searches)}")
     for kind, bot_game in HEURISTICS:
-        if bot_game == game:
+        if bot_game == rules_name(game):
             _search_twice(game, make_agent(kind, game, seed=0))
             done.append(kind)
     return done

@@ -44,7 +44,7 @@ def test_quick_run_writes_well_formed_json(game, tmp_path, capsys):
     aec = report["aec"]
     expected = {f"{short}_2p", "connect_four_v3"}
     pairs = {f"{short}_2p / connect_four_v3"}
-    if game in games.AEC_LEGAL_LIST:      # both envs also driven from their legal lists
+    if games.legal_list_bar(game):        # both envs also driven from their legal lists
         expected |= {f"{short}_2p_legal_list", "connect_four_v3_legal_list"}
         pairs.add(f"{short}_2p_legal_list / connect_four_v3_legal_list")
     assert set(aec["contenders"]) == expected
@@ -55,12 +55,12 @@ def test_quick_run_writes_well_formed_json(game, tmp_path, capsys):
         assert ratio["min"] <= ratio["median_of_rounds"] <= ratio["max"]
     bar = aec["bar"]
     bar_pair = f"{bar['contender']} / {bar['peer']}"
-    loop = "_legal_list" if game in games.AEC_LEGAL_LIST else ""
+    loop = "_legal_list" if games.legal_list_bar(game) else ""
     assert bar_pair == f"{short}_2p{loop} / connect_four_v3{loop}"
     assert bar["measured"] == aec["ratios"][bar_pair]["median_of_rounds"]
     assert bar["met"] == (bar["measured"] >= bar["ratio_at_least"])
 
-    assert set(report["playouts"]) == {"random_generic_masks", *games.PLAYOUT_HOOKS.get(game, {})}
+    assert set(report["playouts"]) == {"random_generic_masks", *games.playout_hooks(game)}
     for rows in report["playouts"].values():
         assert set(rows) == {"2"}
         for row in rows.values():

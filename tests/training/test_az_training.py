@@ -228,7 +228,8 @@ def test_three_players_train_and_play(tmp_path):
     assert values.shape == (3,) and np.isfinite(values).all()
 
 
-@pytest.mark.parametrize("game", ["hansa_v0", "hansa_teutonica_v0", "carcassonne_v0"])
+@pytest.mark.parametrize("game", ["hansa_v0", "hansa_teutonica_v0", "carcassonne_v0",
+                                  "carcassonne_v1"])
 def test_the_ship_command_parses_into_the_trainers_options(game):
     """What ``training/ship.py`` prints and runs is a valid ``meeplezoo train`` command,
     with Hansa Teutonica's self-play cap and the threads asked for."""

@@ -180,7 +180,7 @@ def test_ppo_games_are_cut_at_max_decisions_where_the_game_has_the_option(tmp_pa
     assert int(first[header.index("episodes")]) >= 16
 
 
-@pytest.mark.parametrize("game", ["saint_malo_v0", "hansa_teutonica_v0"])
+@pytest.mark.parametrize("game", ["saint_malo_v0", "hansa_teutonica_v0", "carcassonne_v1"])
 def test_the_ppo_ship_command_parses_into_the_ppo_options(game):
     """``ship --algo ppo`` runs a valid ``meeplezoo train --algo ppo`` command: the PPO
     defaults for the same minutes as the AZ bot, Hansa Teutonica cut like its AZ run."""
