@@ -103,7 +103,7 @@ MCTS_BOUNDS = {"simulations": ("N", 1, 1_000_000), "seconds": ("Xs", 0.001, 600.
 AZ_BOUNDS = {"simulations": ("sims", 0, 100_000), "c": ("c", 0.0, 100.0),
              "leaf_batch": ("batch", 1, 1_024), "fpu": ("fpu", -10.0, 10.0),
              "lam": ("lam", 0.0, 1.0), "prior_mix": ("pmix", 0.0, 1.0),
-             "rollouts": ("rollouts", 1, 64)}
+             "rollouts": ("rollouts", 1, 64), "margin": ("margin", 0.0, 1.0)}
 
 
 def _check_bounds(spec: str, kwargs: dict, bounds: dict) -> None:
@@ -180,7 +180,7 @@ def _ppo(game: str, seed: int | None, arguments: str) -> Agent:
 # unvisited move at X, ``fpu=parent-X`` at its parent's value minus X.
 AZ_OPTIONS = {"sims": ("simulations", int), "c": ("c", float), "batch": ("leaf_batch", int),
               "lam": ("lam", float), "pmix": ("prior_mix", float),
-              "rollouts": ("rollouts", int)}
+              "rollouts": ("rollouts", int), "margin": ("margin", float)}
 
 
 def az_settings(options: list[str], spec: str = "az:") -> dict:
@@ -192,6 +192,8 @@ def az_settings(options: list[str], spec: str = "az:") -> dict:
         try:
             if key == "root" and value in ("puct", "gumbel"):
                 kwargs["root"] = value
+            elif key == "backup" and value in ("mean", "max"):
+                kwargs["backup"] = value
             elif key == "fpu":
                 parent = value.startswith("parent-")
                 kwargs["fpu_mode"] = "parent" if parent else "fixed"
@@ -202,7 +204,7 @@ def az_settings(options: list[str], spec: str = "az:") -> dict:
         except (KeyError, ValueError):
             raise ValueError(f"bad az option {option!r}; the options are sims=N, "
                              f"root=puct|gumbel, c=X, batch=N, fpu=X or fpu=parent-X, "
-                             f"lam=X, pmix=X, rollouts=N") from None
+                             f"lam=X, pmix=X, rollouts=N, margin=X, backup=mean|max") from None
     _check_bounds(spec, kwargs, AZ_BOUNDS)
     return kwargs
 
@@ -214,7 +216,8 @@ def _az(game: str, seed: int | None, arguments: str) -> Agent:
     network's policy without search), ``root=puct|gumbel``, ``c=X`` (PUCT), ``batch=N``
     (leaves per network call), ``fpu=X`` or ``fpu=parent-X`` (first-play urgency),
     ``lam=X`` (the network's share of the leaf value, the rest the game's heuristic),
-    ``pmix=X`` (prior share on the heuristic's move), ``rollouts=N``."""
+    ``pmix=X`` (prior share on the heuristic's move), ``rollouts=N``, ``margin=X`` (the
+    predicted score margin's share of the utility), ``backup=mean|max``."""
     path, *options = arguments.split(",") if arguments else [""]
     if not path:
         raise ValueError("write az:<checkpoint> or az:default, then optionally ,sims=N")

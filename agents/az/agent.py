@@ -38,7 +38,8 @@ def shipped_checkpoint(game: str, players: int = 2) -> Path:
 # record (written by the trainer, tuned before shipping) overrides these, and the spec's
 # options (``az:default,c=1.5,fpu=parent-0.2,lam=0.5``) override both.
 PLAY_DEFAULTS = {"simulations": 200, "c": 1.25, "leaf_batch": 8, "fpu_mode": "fixed",
-                 "fpu": 0.0, "lam": 1.0, "prior_mix": 0.0, "rollouts": 1}
+                 "fpu": 0.0, "lam": 1.0, "prior_mix": 0.0, "rollouts": 1, "margin": 0.0,
+                 "backup": "mean"}
 
 
 def load_az_checkpoint(path: str | Path, device: str = "cpu"):
@@ -58,7 +59,23 @@ def load_az_checkpoint(path: str | Path, device: str = "cpu"):
     play = payload.get("play") or {}
     if not isinstance(play, dict) or set(play) - set(PLAY_DEFAULTS):
         raise ValueError(f"{path}: 'play' must hold only {sorted(PLAY_DEFAULTS)}, got {play!r}")
+    check_play_record(play, str(path))
     return network.to(device).eval(), meta, dict(play)
+
+
+def check_play_record(play: dict, where: str) -> None:
+    """Each recorded setting of the right type and in the bounds ``az:`` options have: a
+    checkpoint's file must not make a bot search forever or crash mid-game."""
+    from ..registry import AZ_BOUNDS, _check_bounds
+
+    choices = {"fpu_mode": ("fixed", "parent"), "backup": ("mean", "max")}
+    for key, value in play.items():
+        expected = type(PLAY_DEFAULTS[key])
+        if key in choices and value not in choices[key] or key not in choices and (
+                isinstance(value, bool) or not isinstance(value, (int, float)) or
+                expected is int and not isinstance(value, int)):
+            raise ValueError(f"{where}: play setting {key}={value!r} is not a valid value")
+    _check_bounds(f"{where}: play", play, AZ_BOUNDS)
 
 
 def load_az_network(path: str | Path, device: str = "cpu"):
@@ -75,14 +92,15 @@ class AZAgent(Agent):
                  c: float | None = None, leaf_batch: int | None = None, device: str = "cpu",
                  root: str = "puct", fpu_mode: str | None = None, fpu: float | None = None,
                  lam: float | None = None, prior_mix: float | None = None,
-                 rollouts: int | None = None, seed: int | None = None):
+                 rollouts: int | None = None, margin: float | None = None,
+                 backup: str | None = None, seed: int | None = None):
         super().__init__(seed)
         if root not in ("puct", "gumbel"):
             raise ValueError(f"root must be puct or gumbel, not {root!r}")
         self.network, self.meta, recorded = load_az_checkpoint(checkpoint, device)
         given = {"simulations": simulations, "c": c, "leaf_batch": leaf_batch,
                  "fpu_mode": fpu_mode, "fpu": fpu, "lam": lam, "prior_mix": prior_mix,
-                 "rollouts": rollouts}
+                 "rollouts": rollouts, "margin": margin, "backup": backup}
         self.settings = settings = {**PLAY_DEFAULTS, **recorded,
                                     **{k: v for k, v in given.items() if v is not None}}
         if settings["simulations"] < 0:
@@ -92,9 +110,10 @@ class AZAgent(Agent):
 
         # the MLP plays through NumPy (``play_evaluator``): torch's per-call overhead was
         # most of a move's think time at a game's batches of 8 leaves
-        self.network_evaluator = MLPPlayEvaluator(self.network, spec(self.game)) \
+        margin_weight = float(settings["margin"])
+        self.network_evaluator = MLPPlayEvaluator(self.network, spec(self.game), margin_weight) \
             if self.meta["architecture"] == "az-mlp" and device == "cpu" else \
-            NetworkEvaluator(self.network, spec(self.game), device)
+            NetworkEvaluator(self.network, spec(self.game), device, margin_weight)
         knowledge = Knowledge(float(settings["lam"]), float(settings["prior_mix"]),
                               int(settings["rollouts"]))
         self.evaluator = KnowledgeEvaluator(self.network_evaluator, spec(self.game), knowledge,
@@ -105,7 +124,8 @@ class AZAgent(Agent):
         self.search = None if self.simulations == 0 else search(
             simulations=self.simulations, c=float(settings["c"]), evaluator=self.evaluator,
             leaf_batch=int(settings["leaf_batch"]), fpu=float(settings["fpu"]),
-            fpu_mode=settings["fpu_mode"], chance="stratified", seed=seed, **extra)
+            fpu_mode=settings["fpu_mode"], backup=settings["backup"], chance="stratified",
+            seed=seed, **extra)
         self.name = f"az:{checkpoint},sims={self.simulations}"
 
     def reset(self, seed: int | None = None) -> None:

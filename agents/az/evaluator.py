@@ -4,6 +4,12 @@ Each leaf is observed by the seat the network speaks for (the seat to move; at a
 node the seat whose turn it is), all leaves in one forward pass.  The network's values
 come in the observer's rotated seat order and go back to absolute seats for the max^n
 backup; its priors are the softmax of the masked logits.
+
+``margin_weight`` w puts the score margin into the utility the search maximises: each
+seat's value becomes ``(1 - w) * value + w * tanh(margin)``, the margin head's prediction
+(that seat's score minus the best other seat's, over the training's ``margin_scale``).  A
+side that is surely winning or losing then still prefers the larger margin, where the
+win/loss value alone is flat (KataGo's score utility, in its simplest form).
 """
 
 from __future__ import annotations
@@ -45,19 +51,30 @@ def absolute_to_rotated(absolute: np.ndarray, seats: np.ndarray, width: int) -> 
     return rotated
 
 
+def margin_utility(values: np.ndarray, margins: np.ndarray, weight: float) -> np.ndarray:
+    """``(1 - weight) * values + weight * tanh(margins)`` (the module docstring)."""
+    if weight == 0.0:
+        return values
+    return (1.0 - weight) * values + weight * np.tanh(margins)
+
+
 class NetworkEvaluator:
     """Calls ``network`` on a batch of leaves (see the module docstring)."""
 
-    def __init__(self, network: torch.nn.Module, spec: GameSpec, device: str = "cpu"):
+    def __init__(self, network: torch.nn.Module, spec: GameSpec, device: str = "cpu",
+                 margin_weight: float = 0.0):
         self.network, self.spec, self.device = network, spec, torch.device(device)
+        self.margin_weight = float(margin_weight)
 
     @torch.no_grad()
     def __call__(self, states: np.ndarray, masks: np.ndarray):
         seats = observers(self.spec, states)
         obs = torch.from_numpy(observe_batch(self.spec, states, seats)).to(self.device)
-        logits, values, _ = self.network(obs)
+        logits, values, margins = self.network(obs)
         mask = torch.from_numpy(np.ascontiguousarray(masks)).to(self.device)
         priors = torch.softmax(masked_logits(logits.double(), mask), dim=-1)
         priors = torch.where(mask.bool(), priors, 0.0).cpu().numpy()   # chance, end: none
         players = int(states[0, H_NUM_PLAYERS])
-        return rotated_to_absolute(values.double().cpu().numpy(), seats, players), priors
+        values = margin_utility(values.double().cpu().numpy(),
+                                margins.double().cpu().numpy(), self.margin_weight)
+        return rotated_to_absolute(values, seats, players), priors

@@ -19,7 +19,7 @@ from meeplezoo.envs.core.batch import observe_batch
 from meeplezoo.envs.core.contract import H_NUM_PLAYERS, GameSpec
 from meeplezoo.envs.core.jit import njit
 
-from .evaluator import observers, rotated_to_absolute
+from .evaluator import margin_utility, observers, rotated_to_absolute
 
 
 @njit
@@ -42,7 +42,7 @@ class MLPPlayEvaluator:
     """``(states, masks) -> (values by absolute seat, priors)`` from an ``AZNetwork``'s
     weights, copied to float32 NumPy arrays (a float16 shipped bot too)."""
 
-    def __init__(self, network, spec: GameSpec):
+    def __init__(self, network, spec: GameSpec, margin_weight: float = 0.0):
         def array(tensor):
             return np.ascontiguousarray(tensor.detach().float().cpu().numpy())
 
@@ -52,7 +52,8 @@ class MLPPlayEvaluator:
         self.hidden = [(array(layer.weight.t()), array(layer.bias)) for layer in linears[1:]]
         self.policy = (array(network.policy.weight.t()), array(network.policy.bias))
         self.value = (array(network.value.weight.t()), array(network.value.bias))
-        self.spec = spec
+        self.margin = (array(network.margin.weight.t()), array(network.margin.bias))
+        self.spec, self.margin_weight = spec, float(margin_weight)
 
     def __call__(self, states: np.ndarray, masks: np.ndarray):
         seats = observers(self.spec, states)
@@ -63,6 +64,9 @@ class MLPPlayEvaluator:
             features = np.maximum(features @ weight + bias, 0.0)
         logits = (features @ self.policy[0] + self.policy[1]).astype(np.float64)
         values = np.tanh(features @ self.value[0] + self.value[1]).astype(np.float64)
+        if self.margin_weight:
+            margins = (features @ self.margin[0] + self.margin[1]).astype(np.float64)
+            values = margin_utility(values, margins, self.margin_weight)
         legal = masks != 0
         logits[~legal] = -np.inf
         top = logits.max(axis=1, keepdims=True)

@@ -136,3 +136,75 @@ def test_a_checkpoints_play_settings_are_the_bots_defaults(tmp_path):
     bad = save_checkpoint(tmp_path / "bad.pt", meta=meta, model=network, play={"speed": 3})
     with pytest.raises(ValueError, match="'play' must hold only"):
         AZAgent(bad)
+
+
+@pytest.mark.parametrize("play, message", [
+    ({"simulations": 10**9}, "sims must be"),
+    ({"simulations": 2.5}, "simulations=2.5"),
+    ({"c": float("nan")}, "c must be"),
+    ({"lam": 1.5}, "lam must be"),
+    ({"margin": -0.1}, "margin must be"),
+    ({"backup": "evil"}, "backup='evil'"),
+    ({"fpu_mode": 3}, "fpu_mode=3"),
+    ({"rollouts": True}, "rollouts=True"),
+])
+def test_a_play_record_out_of_bounds_is_refused_on_load(tmp_path, play, message):
+    """A checkpoint file sets the bot's search: a value no ``az:`` option may take (a
+    search that would run for hours, a NaN) is refused before the bot is built."""
+    game = "hansa_v0"
+    game_spec = spec(game)
+    meta = az_network_meta(game, game_spec.obs_size, game_spec.num_actions,
+                           game_spec.max_players, (16,))
+    path = save_checkpoint(tmp_path / "bot.pt", meta=meta, model=make_az_network(meta),
+                           play=play)
+    with pytest.raises(ValueError, match=message):
+        AZAgent(path)
+
+
+def test_the_margin_utility_mixes_the_predicted_margin_into_the_values():
+    """``margin=w``: each seat's value is (1 - w) * value + w * tanh(margin), in both the
+    torch and the NumPy evaluator; w = 0 leaves the values alone."""
+    from meeplezoo.agents.az.evaluator import NetworkEvaluator, observers, rotated_to_absolute
+    from meeplezoo.agents.az.play_evaluator import MLPPlayEvaluator
+    from meeplezoo.envs.core.batch import observe_batch
+
+    game = "hansa_v0"
+    game_spec = spec(game)
+    meta = az_network_meta(game, game_spec.obs_size, game_spec.num_actions,
+                           game_spec.max_players, (32,))
+    torch.manual_seed(1)
+    network = make_az_network(meta)
+    with torch.no_grad():
+        network.margin.weight.mul_(100.0)
+        network.value.weight.mul_(30.0)
+    env = make(game, num_players=2)
+    env.reset(seed=2)
+    states = env.unwrapped.state[None, :].repeat(3, axis=0)
+    masks = np.asarray(env.action_mask(), np.int8)[None, :].repeat(3, axis=0)
+    seats = observers(game_spec, states)
+    with torch.no_grad():
+        _, values, margins = network(torch.from_numpy(observe_batch(game_spec, states, seats)))
+    mixed = 0.7 * values.double().numpy() + 0.3 * np.tanh(margins.double().numpy())
+    want = rotated_to_absolute(mixed, seats, 2)
+    plain = rotated_to_absolute(values.double().numpy(), seats, 2)
+    assert np.abs(want - plain).max() > 0.01                       # the margin shows
+    for evaluator in (NetworkEvaluator(network, game_spec, margin_weight=0.3),
+                      MLPPlayEvaluator(network, game_spec, margin_weight=0.3)):
+        np.testing.assert_allclose(evaluator(states, masks)[0], want, atol=1e-5)
+    np.testing.assert_allclose(MLPPlayEvaluator(network, game_spec)(states, masks)[0], plain,
+                               atol=1e-5)
+
+
+def test_the_backup_option_reaches_the_search(tmp_path):
+    game = "hansa_v0"
+    game_spec = spec(game)
+    meta = az_network_meta(game, game_spec.obs_size, game_spec.num_actions,
+                           game_spec.max_players, (16,))
+    path = save_checkpoint(tmp_path / "bot.pt", meta=meta, model=make_az_network(meta),
+                           play={"backup": "max"})
+    from meeplezoo.agents.mcts.uct import P_BACKUP
+
+    assert make_agent(f"az:{path},sims=4", game).search.params[P_BACKUP] == 1.0
+    assert make_agent(f"az:{path},sims=4,backup=mean", game).search.params[P_BACKUP] == 0.0
+    with pytest.raises(ValueError, match="bad az option"):
+        make_agent(f"az:{path},backup=median", game)
