@@ -107,7 +107,10 @@ class Options:
     """Gumbel noise scale of the played move after ``explore_moves`` (0: the search's best)"""
     opponents: tuple[str, ...] = ()
     """agents seated in a share of the self-play games (e.g. greedy mcts:64), so the
-    values learn other players too; their moves are played, not recorded"""
+    values learn other players too; their moves are played, not recorded.  ``past``: the
+    learner's own network as it was at one of its last four ``checkpoint_every``
+    iterations (the first at the start), playing its policy (kept in memory: a resumed run
+    starts the pool again from the network it resumes)"""
     opponent_share: float = 0.0
     """share of the self-play games with one of ``opponents`` at a random seat"""
     max_decisions: int = 0
@@ -181,6 +184,8 @@ def train(options: Options) -> dict:
                 learner.buffer.add(**positions)
             selfplay_s = time.perf_counter() - started
             stats = learner.learn()
+            if learner.counters["iteration"] % options.checkpoint_every == 0:
+                selfplay.remember(learner.network)     # a past self for ``--opponents past``
             elapsed = time.perf_counter() - started
             moves = selfplay.moves_played - moves_before
             learner.record(moves=moves, positions=len(positions["obs"]) if positions else 0,

@@ -156,9 +156,11 @@ class LockstepSelfPlay:
         # A share of the games seats one of ``opponents`` (greedy, mcts:N...) at a random
         # seat: values learnt only from games against itself did not transfer to other
         # players (issue 29).  Its moves are played, never searched nor recorded.
+        # ``past`` is the learner itself as it was at earlier checkpoints (remember()).
         from meeplezoo.agents.registry import make_agent
 
-        self.opponents = [make_agent(name, spec.name, seed=seed + k)
+        self.past = PastSelves(spec, seed) if PAST in opponents else None
+        self.opponents = [self.past if name == PAST else make_agent(name, spec.name, seed=seed + k)
                           for k, name in enumerate(opponents)]
         self.opponent_share = float(opponent_share) if self.opponents else 0.0
         self.opponent_of: list[tuple | None] = [None] * num_games
@@ -253,8 +255,16 @@ class LockstepSelfPlay:
         """Whether game ``g`` seats an opponent, which one, and where."""
         self.opponent_of[g] = None
         if self.opponent_share and self.rng.random() < self.opponent_share:
-            self.opponent_of[g] = (int(self.rng.integers(self.players)),
-                                   self.opponents[int(self.rng.integers(len(self.opponents)))])
+            opponent = self.opponents[int(self.rng.integers(len(self.opponents)))]
+            if opponent is self.past:
+                opponent = self.past.pick()            # None before the first checkpoint
+            if opponent is not None:
+                self.opponent_of[g] = (int(self.rng.integers(self.players)), opponent)
+
+    def remember(self, network) -> None:
+        """Add the learner's network as it is now to the ``past`` opponents (if any)."""
+        if self.past is not None:
+            self.past.add(network)
 
     def _advance(self, g: int, finished: list) -> None:
         """Play game ``g``'s opponent moves until the network's seat is to move."""
@@ -299,6 +309,54 @@ class LockstepSelfPlay:
                 "policies": policies,
                 "values": absolute_to_rotated(values, seats, width),
                 "margins": absolute_to_rotated(np.tile(margins, (len(seats), 1)), seats, width)}
+
+
+PAST = "past"
+"""The ``--opponents`` name of the learner's own earlier networks."""
+
+
+class PastSelf:
+    """A frozen copy of the learner's network playing its policy: it samples its move
+    from the network's priors (with its own generator), so past selves vary the games."""
+
+    def __init__(self, network, spec: GameSpec, seed: int):
+        import copy
+
+        from meeplezoo.agents.az.evaluator import NetworkEvaluator
+        from meeplezoo.agents.az.network import AZNetwork
+        from meeplezoo.agents.az.play_evaluator import MLPPlayEvaluator
+
+        frozen = copy.deepcopy(network).cpu().eval()
+        self.evaluator = MLPPlayEvaluator(frozen, spec) if isinstance(frozen, AZNetwork) \
+            else NetworkEvaluator(frozen, spec)
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, env) -> int:
+        game = env.unwrapped
+        mask = np.asarray(game.action_mask(), np.int8)
+        priors = self.evaluator(game.state[None, :], mask[None, :])[1][0]
+        priors = np.where(mask != 0, np.maximum(priors, 0.0), 0.0)
+        if priors.sum() <= 0:
+            return int(self.rng.choice(np.flatnonzero(mask)))
+        return int(self.rng.choice(len(priors), p=priors / priors.sum()))
+
+
+class PastSelves:
+    """The last :data:`POOL_SIZE` networks the trainer remembered; a game against the
+    past meets one of them, drawn uniformly."""
+
+    POOL_SIZE = 4
+
+    def __init__(self, spec: GameSpec, seed: int):
+        self.spec, self.seed, self.pool = spec, seed, []
+        self.rng = np.random.default_rng(seed)
+
+    def add(self, network) -> None:
+        self.pool = [*self.pool, PastSelf(network, self.spec, self.seed + len(self.pool))
+                     ][-self.POOL_SIZE:]
+
+    def pick(self):
+        return self.pool[int(self.rng.integers(len(self.pool)))] if self.pool else None
 
 
 def _unused(states, masks):

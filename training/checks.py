@@ -92,7 +92,11 @@ def check_options(options, game_spec) -> None:
     game_spec.make_config(**rule_options(options))   # a game without the option refuses
     check_agents("--eval-opponents", options.eval_opponents, options.game)
     if hasattr(options, "opponent_share"):
-        check_agents("--opponents", options.opponents, options.game)
+        check_agents("--opponents", [o for o in options.opponents if o != "past"],
+                     options.game)
+        if "past" in options.opponents and getattr(options, "ray", None) is not None:
+            raise ValueError("--opponents past plays the learner's earlier networks in this "
+                             "process; it does not run with --ray")
         if options.opponent_share > 0 and not options.opponents:
             raise ValueError("--opponent-share needs --opponents (e.g. greedy mcts:64)")
     if hasattr(options, "value_set"):

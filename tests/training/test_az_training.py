@@ -343,6 +343,54 @@ def test_a_share_of_games_seats_an_opponent_whose_moves_are_not_recorded():
     assert all(o is None for o in none.opponent_of)
 
 
+def test_past_selves_are_the_networks_the_trainer_remembered(tmp_path):
+    """``--opponents past``: before anything is remembered no game seats the past; then
+    each past self is a frozen copy (later training does not move it) that plays legal
+    moves from its own priors; the pool keeps the last four; a run remembers its network
+    every ``checkpoint_every`` iterations, from the first."""
+    from meeplezoo.agents.az.network import az_network_meta, make_az_network
+    from meeplezoo.envs import make, spec
+
+    game_spec = spec(GAME)
+    selfplay = LockstepSelfPlay(game_spec, 3, 2, 8, 8, 1.0, 4, 50.0, seed=2,
+                                opponents=("past",), opponent_share=1.0)
+    assert all(o is None for o in selfplay.opponent_of)           # nothing remembered yet
+    meta = az_network_meta(GAME, game_spec.obs_size, game_spec.num_actions,
+                           game_spec.max_players, (16,))
+    network = make_az_network(meta)
+    selfplay.remember(network)
+    past = selfplay.past.pool[0]
+    env = make(GAME, num_players=2)
+    env.reset(seed=4)
+    before = past.evaluator(env.unwrapped.state[None, :],
+                            np.asarray(env.action_mask(), np.int8)[None, :])[1]
+    with torch.no_grad():
+        network.policy.weight.add_(1.0)                             # the learner moves on
+    after = past.evaluator(env.unwrapped.state[None, :],
+                           np.asarray(env.action_mask(), np.int8)[None, :])[1]
+    np.testing.assert_array_equal(before, after)
+    for _ in range(40):
+        if env.game_over:
+            break
+        move = past.act(env)
+        assert env.action_mask()[move]
+        env.step(move)
+    for _ in range(5):
+        selfplay.remember(network)
+    assert len(selfplay.past.pool) == 4
+    selfplay._deal(0)
+    assert selfplay.opponent_of[0][1] in selfplay.past.pool
+    remembered = []
+    original = LockstepSelfPlay.remember
+    LockstepSelfPlay.remember = lambda self, net: remembered.append(1) or original(self, net)
+    try:
+        train(Options(**SMALL, iterations=5, opponents=("past", "greedy"),
+                      opponent_share=0.5, run_dir=str(tmp_path), run_name="past"))
+    finally:
+        LockstepSelfPlay.remember = original
+    assert len(remembered) == 3                                      # iterations 0, 2, 4
+
+
 def test_opponents_are_checked_before_training(tmp_path):
     with pytest.raises(ValueError, match="--opponents 'nobody'"):
         train(Options(**SMALL, iterations=2, opponents=("nobody",), opponent_share=0.5,
