@@ -104,6 +104,9 @@ class AgentTeacher:
 
         from meeplezoo.agents.ppo.network import masked_logits
 
+        # one position at a time: torch's extra threads only contend with the other
+        # workers' (seven times slower with two workers on two cores)
+        torch.set_num_threads(1)
         seen = env.observe(env.agent_selection)
         mask = np.asarray(seen["action_mask"])
         with torch.no_grad():
