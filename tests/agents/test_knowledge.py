@@ -18,6 +18,12 @@ from meeplezoo.envs import make, spec
 from meeplezoo.training.checkpoint import save_checkpoint
 
 
+def _meta(game: str, hidden: tuple[int, ...]) -> dict:
+    game_spec = spec(game)
+    return az_network_meta(game, game_spec.obs_size, game_spec.num_actions,
+                           game_spec.max_players, hidden)
+
+
 def _positions(game: str, count: int, seed: int = 0):
     env = make(game, raw=True, num_players=2)
     env.reset(seed=seed)
@@ -115,9 +121,7 @@ def test_first_play_urgency_from_the_parent_changes_what_puct_tries():
 
 def test_a_checkpoints_play_settings_are_the_bots_defaults(tmp_path):
     game = "hansa_v0"
-    game_spec = spec(game)
-    meta = az_network_meta(game, game_spec.obs_size, game_spec.num_actions,
-                           game_spec.max_players, (32,))
+    meta = _meta(game, (32,))
     torch.manual_seed(0)
     network = make_az_network(meta)
     play = {"simulations": 24, "c": 1.7, "fpu_mode": "parent", "fpu": 0.15, "lam": 0.5,
@@ -152,9 +156,7 @@ def test_a_play_record_out_of_bounds_is_refused_on_load(tmp_path, play, message)
     """A checkpoint file sets the bot's search: a value no ``az:`` option may take (a
     search that would run for hours, a NaN) is refused before the bot is built."""
     game = "hansa_v0"
-    game_spec = spec(game)
-    meta = az_network_meta(game, game_spec.obs_size, game_spec.num_actions,
-                           game_spec.max_players, (16,))
+    meta = _meta(game, (16,))
     path = save_checkpoint(tmp_path / "bot.pt", meta=meta, model=make_az_network(meta),
                            play=play)
     with pytest.raises(ValueError, match=message):
@@ -170,8 +172,7 @@ def test_the_margin_utility_mixes_the_predicted_margin_into_the_values():
 
     game = "hansa_v0"
     game_spec = spec(game)
-    meta = az_network_meta(game, game_spec.obs_size, game_spec.num_actions,
-                           game_spec.max_players, (32,))
+    meta = _meta(game, (32,))
     torch.manual_seed(1)
     network = make_az_network(meta)
     with torch.no_grad():
@@ -197,9 +198,7 @@ def test_the_margin_utility_mixes_the_predicted_margin_into_the_values():
 
 def test_the_backup_option_reaches_the_search(tmp_path):
     game = "hansa_v0"
-    game_spec = spec(game)
-    meta = az_network_meta(game, game_spec.obs_size, game_spec.num_actions,
-                           game_spec.max_players, (16,))
+    meta = _meta(game, (16,))
     path = save_checkpoint(tmp_path / "bot.pt", meta=meta, model=make_az_network(meta),
                            play={"backup": "max"})
     from meeplezoo.agents.mcts.uct import P_BACKUP
