@@ -182,9 +182,36 @@ def fit_on_ladder(frozen: dict, records: Sequence[dict], agent: str,
 # ------------------------------------------------------------------------------ ladders
 
 
-def load_ladder(name_or_path: str) -> dict:
+def bot_fingerprint(anchor: str, game: str) -> str | None:
+    """The sha256 of the shipped checkpoint an ``az:default...`` / ``ppo:default...``
+    anchor plays (None for any other anchor, or where none ships): a ladder rates against
+    the bot as it was when the ladder was built, so a ladder keeps these and refuses to
+    rate once one of them has changed."""
+    from meeplezoo.agents.az.agent import shipped_checkpoint
+    from meeplezoo.agents.ppo.agent import shipped_policy
+    from meeplezoo.agents.shipped import shipped_players
+
+    kind, _, arguments = anchor.partition(":")
+    seats = shipped_players(arguments.split(",")[0]) if kind in ("az", "ppo") else None
+    if seats is None:
+        return None
+    try:
+        path = (shipped_checkpoint if kind == "az" else shipped_policy)(game, seats)
+    except ValueError:
+        return None
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def changed_bots(ladder: dict) -> list[str]:
+    """The anchors whose shipped bot is no longer the one the ladder was built with."""
+    return [anchor for anchor, digest in ladder.get("bots", {}).items()
+            if bot_fingerprint(anchor, ladder["game"]) != digest]
+
+
+def load_ladder(name_or_path: str, check_bots: bool = True) -> dict:
     """A ladder by name (``hansa_v0-2p-ladder-v1``) or JSON path, checked; ``records``
-    holds its reference games."""
+    holds its reference games.  ``check_bots``: refuse a ladder whose shipped-bot anchors
+    have changed since it was built (its ratings are not theirs any more)."""
     path = _ladder_path(name_or_path)
     if not path.is_file():
         raise ValueError(f"no ladder {name_or_path!r}; shipped: {', '.join(shipped()) or 'none'}")
@@ -193,6 +220,10 @@ def load_ladder(name_or_path: str) -> dict:
         # The fields first: a ladder naming code to run is refused before anything is read
         # or built from it (``ladder_check.py``).
         check_fields(ladder, FORMAT)
+        changed = changed_bots(ladder) if check_bots else []
+        if changed:
+            raise ValueError(f"{', '.join(changed)} shipped since it was built is another "
+                             f"bot now: rate with a newer version of this ladder")
         rating = rating_deals(ladder)
         if not (rating["count"] >= ladder["deals"]["count"]
                 and rating["first_seed"] == ladder["deals"]["first_seed"]):
@@ -231,7 +262,7 @@ def extend(name: str, count: int, version: int) -> Path:
     ``rate`` can go on past the reference deals to a narrower interval.  A new version,
     because the same agent then plays more games; the old one still rates as it did.  It
     is written beside ``name``, whose records file it shares."""
-    old = load_ladder(name)
+    old = load_ladder(name, check_bots=False)
     if count < old["deals"]["count"]:
         raise ValueError(f"--rating-deals {count} is fewer than the {old['deals']['count']} "
                          f"reference deals")
@@ -287,6 +318,8 @@ def build(game: str, anchors: Sequence[str], deals: int, version: int = 1, playe
               "anchors": _anchor_rows(records, summary),
               "deals": {"first_seed": 0, "count": deals}, "games": len(records),
               "records": f"{name}.jsonl.gz", "records_sha256": hashlib.sha256(raw).hexdigest(),
+              "bots": {anchor: digest for anchor in anchors
+                       if (digest := bot_fingerprint(anchor, game)) is not None},
               "command": f"python -m meeplezoo.benchmarks.ladder build {game} --anchors "
                          f"{' '.join(anchors)} --deals {deals} --version {version} "
                          f"--players {players}"}
@@ -335,9 +368,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "list":
             for name in shipped():
-                ladder = load_ladder(name)
+                ladder = load_ladder(name, check_bots=False)
+                changed = changed_bots(ladder)
                 print(f"{name}: {ladder['games']} games; " + ", ".join(
-                    f"{a['agent']} {a['rating']:+.0f}" for a in ladder["anchors"]))
+                    f"{a['agent']} {a['rating']:+.0f}" for a in ladder["anchors"]) +
+                    (f" (retired: {', '.join(changed)} changed since)" if changed else ""))
             return 0
         if args.command == "extend":
             print(f"ladder: {extend(args.ladder, args.rating_deals, args.version)}")

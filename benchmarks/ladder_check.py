@@ -96,6 +96,15 @@ def check_fields(ladder, version: int) -> None:
     if "rating_deals" in ladder:                     # only in a ladder made by ``extend``
         _check_deals("rating_deals", ladder["rating_deals"])
     _check_anchors(ladder["anchors"], ladder["anchor"], method)
+    if "bots" in ladder:                 # the shipped bots the anchors were (see ladder.py)
+        bots = ladder["bots"]
+        names = {row["agent"] for row in ladder["anchors"]}
+        if not isinstance(bots, dict) or not all(
+                isinstance(k, str) and k in names and re.fullmatch(r"(az|ppo):default.*", k)
+                and isinstance(v, str) and re.fullmatch(r"[0-9a-f]{64}", v)
+                for k, v in bots.items()):
+            raise ValueError("bots must map its az:default / ppo:default anchors to the "
+                             "sha256 of their checkpoints")
 
 
 def _check_deals(key: str, deals) -> None:

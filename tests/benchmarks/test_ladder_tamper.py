@@ -38,11 +38,15 @@ def no_games(monkeypatch):
     monkeypatch.setattr(arena, "_drain", played)
 
 
-def tampered(folder, name=NAME, fields=None, records=None):
+def tampered(folder, name=NAME, fields=None, records=None, bots=False):
     """A copy of ladder ``name`` in ``folder``, its JSON changed by ``fields(ladder)`` and
-    its records by ``records(list)``, with the checksum recomputed; the JSON's path."""
+    its records by ``records(list)``, with the checksum recomputed; the JSON's path.
+    ``bots``: keep its shipped-bot fingerprints (else dropped, as in a ladder built before
+    they were kept, so a retired ladder still tests everything else)."""
     source = ladder.LADDER_DIR / f"{name}.json"
     data = json.loads(source.read_text())
+    if not bots:
+        data.pop("bots", None)
     rows = [json.loads(line) for line in gzip.decompress(
         source.with_name(data["records"]).read_bytes()).decode().splitlines()]
     if records is not None:
@@ -90,9 +94,32 @@ def rename(old, new):
 def test_every_shipped_ladder_loads_and_quickly():
     for name in ladder.shipped():
         started = time.perf_counter()
-        frozen = ladder.load_ladder(name)
+        frozen = ladder.load_ladder(name, check_bots=False)
         assert time.perf_counter() - started < 1.0, name      # done at every rate
         assert len(frozen["records"]) == frozen["games"]
+        if ladder.ladder_for(frozen["game"], frozen["players"]) == name:
+            assert not ladder.changed_bots(frozen), name      # the newest rates today's bots
+
+
+def test_a_ladder_whose_bot_changed_is_refused(tmp_path):
+    """A ladder keeps the sha256 of the shipped checkpoints its ``az:default`` /
+    ``ppo:default`` anchors played; once a bot is re-shipped, rating against the old
+    ratings would be wrong, so the ladder is refused (and listed as retired)."""
+    path = tampered(tmp_path, bots=True)
+    fields = json.loads(path.read_text())
+    anchors = [row["agent"] for row in fields["anchors"]]
+    bot = next(a for a in anchors if a.startswith(("az:default", "ppo:default")))
+    assert fields["bots"][bot] == ladder.bot_fingerprint(bot, fields["game"])
+    fields["bots"][bot] = "0" * 64
+    path.write_text(json.dumps(fields))
+    with pytest.raises(ValueError, match=f"{bot} shipped since it was built is another bot"):
+        ladder.load_ladder(str(path))
+    assert ladder.load_ladder(str(path), check_bots=False)["name"] == fields["name"]
+    for bad in ({"mcts:200": "0" * 64}, {bot: "abc"}, ["x"]):
+        fields["bots"] = bad
+        path.write_text(json.dumps(fields))
+        with pytest.raises(ValueError, match="bots must map"):
+            ladder.load_ladder(str(path), check_bots=False)
 
 
 def test_an_untampered_copy_is_accepted(tmp_path):

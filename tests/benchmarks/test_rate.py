@@ -58,7 +58,7 @@ def test_an_anchor_rated_as_new_lands_on_its_frozen_rating(small_ladder, tmp_pat
 
 @pytest.mark.parametrize("name", ladder.shipped())
 def test_every_shipped_ladder_rates_its_anchors_back_onto_their_ratings(name):
-    frozen = ladder.load_ladder(name)
+    frozen = ladder.load_ladder(name, check_bots=False)          # its records alone
     ratings = {a["agent"]: a["rating"] for a in frozen["anchors"]}
     for anchor, rating in ratings.items():
         if anchor == frozen["anchor"]:
