@@ -135,6 +135,39 @@ def plot_curves(out: Path) -> Path:
     return out
 
 
+def plot_pretraining(folder: Path, out: Path) -> Path | None:
+    """One panel per shipped bot made by ``--algo expert``: its held-out policy loss and
+    value~result correlation by epoch (``<game>_pretrain.csv`` in ``folder``)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    paths = sorted(folder.glob("*_pretrain.csv"))
+    if not paths:
+        return None
+    figure, axes = plt.subplots(1, len(paths), figsize=(4 * len(paths), 3.2), squeeze=False)
+    for axis, path in zip(axes[0], paths, strict=True):
+        with path.open() as file:
+            rows = list(csv.DictReader(file))
+        epochs = [int(r["epoch"]) for r in rows]
+        axis.plot(epochs, [float(r["held-out_policy_loss"]) for r in rows], marker=".",
+                  label="held-out policy loss")
+        twin = axis.twinx()
+        twin.plot(epochs, [float(r["held-out_value_correlation"]) for r in rows], marker=".",
+                  color="tab:orange", label="held-out value~result")
+        twin.set_ylim(-0.1, 1.0)
+        axis.set_title(path.name.removesuffix("_pretrain.csv"), fontsize=9)
+        axis.set_xlabel("epoch")
+        axis.grid(alpha=0.3)
+        lines = axis.get_legend_handles_labels()[0] + twin.get_legend_handles_labels()[0]
+        axis.legend(lines, [line.get_label() for line in lines], fontsize=7, loc="center right")
+    figure.tight_layout()
+    figure.savefig(out, dpi=110)
+    plt.close(figure)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agent", default="az:default,sims=64")
@@ -147,6 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.plot:
         print(f"learning curves: {plot_curves(BARS_DIR / 'az_vs_ppo_curves.png')}")
+        pretraining = plot_pretraining(args.dir, args.dir / "pretraining.png")
+        if pretraining:
+            print(f"pretraining curves: {pretraining}")
     print(f"| game | games | {args.agent} vs {args.opponent} | Wilson 95% | think time "
           "ratio | cut at the cap | bar |")
     print("|---|---:|---:|---|---:|---:|---|")

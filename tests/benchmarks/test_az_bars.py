@@ -70,3 +70,14 @@ def test_learning_curves_keep_only_the_greedy_rows_and_plot_every_game(tmp_path,
     monkeypatch.setattr(bars, "CURVES", {"AZ": tmp_path / "az", "PPO": tmp_path / "none"})
     out = bars.plot_curves(tmp_path / "curves.png")
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_pretraining_curves_are_drawn_per_bot(tmp_path):
+    from meeplezoo.benchmarks.az_bars import plot_pretraining
+
+    assert plot_pretraining(tmp_path, tmp_path / "p.png") is None      # nothing to draw
+    header = "epoch,held-out_policy_loss,held-out_value_loss,held-out_margin_loss," \
+             "held-out_value_correlation\n"
+    (tmp_path / "g_v0_pretrain.csv").write_text(header + "0,2.5,1,0.1,0.0\n1,1.5,0.9,0.1,0.3\n")
+    out = plot_pretraining(tmp_path, tmp_path / "p.png")
+    assert out.stat().st_size > 1000 and out.read_bytes()[:4] == b"\x89PNG"
