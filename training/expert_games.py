@@ -93,32 +93,20 @@ class AgentTeacher:
         from meeplezoo.agents.registry import make_agent
 
         self.agent = make_agent(teacher, game, seed=seed)
+        self.is_policy = hasattr(self.agent, "logits_and_value")
 
     def decide(self, env, players: int):
         values = np.full(players, np.nan)
-        network = getattr(self.agent, "network", None)
-        if network is None:
+        if not self.is_policy:
             move = int(self.agent.act(env))
             return move, np.array([move]), np.ones(1), lambda _: values, lambda: values
-        import torch
-
-        from meeplezoo.agents.ppo.network import masked_logits
-
-        # one position at a time: torch's extra threads only contend with the other
-        # workers' (seven times slower with two workers on two cores)
-        torch.set_num_threads(1)
-        seen = env.observe(env.agent_selection)
-        mask = np.asarray(seen["action_mask"])
-        with torch.no_grad():
-            obs = torch.as_tensor(seen["observation"], dtype=torch.float32)
-            logits, value = network(obs[None])
-        probs = torch.softmax(masked_logits(logits[0].double(), torch.from_numpy(mask)), 0)
+        logits, mask, value = self.agent.logits_and_value(env)
         actions = np.flatnonzero(mask)
-        weights = probs.numpy()[actions]
+        weights = self.agent.probabilities(logits, mask)[actions]
         weights = weights / weights.sum()
         if players == 2:
             seat = env.possible_agents.index(env.agent_selection)
-            mover = float(np.clip(value.item(), -1.0, 1.0))
+            mover = float(np.clip(value, -1.0, 1.0))
             values[seat], values[1 - seat] = mover, -mover
         return int(actions[np.argmax(weights)]), actions, weights, lambda _: values, \
             lambda: values
@@ -213,7 +201,12 @@ def generate(jobs: list[dict], workers: int, progress: bool) -> tuple[dict, dict
             # The first game here compiles the search (or loads it from numba's cache) once,
             # so the workers load it instead of each compiling it at the same moment.
             collect(play_game(jobs[0]))
-            with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            # a policy teacher scores one position at a time: torch's extra threads in
+            # each worker only contend with the other workers' (seven times slower with
+            # two workers on two cores); this process keeps its own for the pretraining
+            policy = jobs[0].get("teacher", "mcts") != "mcts"
+            with multiprocessing.get_context("spawn").Pool(
+                    workers, initializer=_one_torch_thread if policy else None) as pool:
                 for result in pool.imap(play_game, jobs[1:]):   # in game order
                     collect(result)
     finally:
@@ -222,6 +215,12 @@ def generate(jobs: list[dict], workers: int, progress: bool) -> tuple[dict, dict
     stats = {"games": len(jobs), "decisions": decisions, "positions": count,
              "seconds": time.perf_counter() - started}
     return positions, stats
+
+
+def _one_torch_thread() -> None:
+    import torch
+
+    torch.set_num_threads(1)
 
 
 def save_positions(path: Path, positions: dict, game: str, players: int,

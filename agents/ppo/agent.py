@@ -43,7 +43,9 @@ class PPOAgent(Agent):
         self.name = f"ppo:{checkpoint_path}" + ("" if greedy else ",sample")
 
     @torch.no_grad()
-    def act(self, env) -> int:
+    def logits_and_value(self, env) -> tuple[torch.Tensor, np.ndarray, float]:
+        """For the seat to move: the policy's masked logits (double; illegal moves at the
+        dtype's smallest finite value), the action mask and the value head's estimate."""
         game = getattr(env.unwrapped, "spec", None)
         if game is not None and getattr(game, "name", self.game) != self.game:
             raise ValueError(f"{self.name} was trained on {self.game}, not {game.name}")
@@ -52,10 +54,20 @@ class PPOAgent(Agent):
         if not mask.any():
             raise ValueError(f"no legal action for {env.agent_selection} (is the game over?)")
         obs = torch.as_tensor(seen["observation"], dtype=torch.float32, device=self.device)
-        logits, _ = self.network(obs[None])
-        logits = masked_logits(logits[0].double().cpu(), torch.from_numpy(mask))
-        if self.greedy:
-            return int(torch.argmax(logits))
+        logits, value = self.network(obs[None])
+        return masked_logits(logits[0].double().cpu(), torch.from_numpy(mask)), mask, \
+            float(value[0])
+
+    @staticmethod
+    def probabilities(logits: torch.Tensor, mask: np.ndarray) -> np.ndarray:
+        """The move distribution of masked logits, exactly 0 on illegal moves."""
         probs = torch.softmax(logits, dim=0).numpy()
         probs[mask == 0] = 0.0
+        return probs
+
+    def act(self, env) -> int:
+        logits, mask, _ = self.logits_and_value(env)
+        if self.greedy:
+            return int(torch.argmax(logits))
+        probs = self.probabilities(logits, mask)
         return int(self.rng.choice(probs.size, p=probs / probs.sum()))
