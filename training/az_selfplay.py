@@ -322,13 +322,9 @@ class PastSelf:
     def __init__(self, network, spec: GameSpec, seed: int):
         import copy
 
-        from meeplezoo.agents.az.evaluator import NetworkEvaluator
-        from meeplezoo.agents.az.network import AZNetwork
-        from meeplezoo.agents.az.play_evaluator import MLPPlayEvaluator
+        from meeplezoo.agents.az.play_evaluator import play_evaluator
 
-        frozen = copy.deepcopy(network).cpu().eval()
-        self.evaluator = MLPPlayEvaluator(frozen, spec) if isinstance(frozen, AZNetwork) \
-            else NetworkEvaluator(frozen, spec)
+        self.evaluator = play_evaluator(copy.deepcopy(network).cpu().eval(), spec)
         self.rng = np.random.default_rng(seed)
 
     def act(self, env) -> int:

@@ -18,11 +18,10 @@ import numpy as np
 from ..base import Agent
 from ..mcts import MCTSAgent
 from ..shipped import shipped_bot
-from .evaluator import NetworkEvaluator
 from .gumbel import GumbelMCTS
 from .knowledge import Knowledge, KnowledgeEvaluator
 from .network import make_az_network
-from .play_evaluator import MLPPlayEvaluator
+from .play_evaluator import play_evaluator
 
 BOTS_DIR = Path(__file__).resolve().parent / "bots"    # the shipped checkpoints
 
@@ -110,10 +109,8 @@ class AZAgent(Agent):
 
         # the MLP plays through NumPy (``play_evaluator``): torch's per-call overhead was
         # most of a move's think time at a game's batches of 8 leaves
-        margin_weight = float(settings["margin"])
-        self.network_evaluator = MLPPlayEvaluator(self.network, spec(self.game), margin_weight) \
-            if self.meta["architecture"] == "az-mlp" and device == "cpu" else \
-            NetworkEvaluator(self.network, spec(self.game), device, margin_weight)
+        self.network_evaluator = play_evaluator(self.network, spec(self.game), device,
+                                                float(settings["margin"]))
         knowledge = Knowledge(float(settings["lam"]), float(settings["prior_mix"]),
                               int(settings["rollouts"]))
         self.evaluator = KnowledgeEvaluator(self.network_evaluator, spec(self.game), knowledge,

@@ -90,3 +90,15 @@ class MLPPlayEvaluator:
         priors = np.divide(priors, totals, out=np.zeros_like(priors), where=totals > 0)
         players = int(states[0, H_NUM_PLAYERS])
         return rotated_to_absolute(values, seats, players), priors
+
+
+def play_evaluator(network, spec: GameSpec, device: str = "cpu", margin_weight: float = 0.0):
+    """The evaluator a single game's search plays with: this NumPy path for the MLP on the
+    CPU, torch's :class:`~meeplezoo.agents.az.evaluator.NetworkEvaluator` otherwise (the
+    convolutional network, a GPU)."""
+    from .evaluator import NetworkEvaluator
+    from .network import AZNetwork
+
+    if isinstance(network, AZNetwork) and device == "cpu":
+        return MLPPlayEvaluator(network, spec, margin_weight)
+    return NetworkEvaluator(network, spec, device, margin_weight)
