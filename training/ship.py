@@ -24,7 +24,7 @@ from meeplezoo.agents.ppo.agent import PPO_BOTS_DIR
 from meeplezoo.envs import names
 from meeplezoo.envs.versions import rules_name
 
-from .checkpoint import export_for_play
+from .checkpoint import export_for_play, load_checkpoint
 from .ppo import canonical_game
 
 MAX_BYTES = 5 * 1024 * 1024
@@ -116,10 +116,9 @@ def ship(game: str, minutes: float, run_dir: str, bots_dir: Path | None = None,
     module = importlib.import_module(ALGORITHMS[algo])
     module.train_main(arguments[:at] + arguments[at + 2:])
     folder = Path(run_dir) / arguments[arguments.index("--run-name") + 1]
-    bots_dir = bots_dir or (BOTS_DIR if algo == "az" else PPO_BOTS_DIR)
     if (folder / "eval.csv").exists():
         print(f"learning curve: {plot_learning_curve(folder)}", flush=True)
-    return ship_checkpoint(folder / "checkpoint.pt", game, players, bots_dir)
+    return ship_checkpoint(folder / "checkpoint.pt", game, players, bots_dir, algo)
 
 
 def play_record(options: str) -> dict:
@@ -139,8 +138,6 @@ def ship_checkpoint(checkpoint: Path, game: str, players: int = 2,
     """Write ``checkpoint`` trimmed for play (float16) as ``game``'s shipped bot, with
     ``play`` as its play record (None: the checkpoint's own); refused over 5 MB or if it
     is another game's or player count's network."""
-    from .checkpoint import load_checkpoint
-
     payload = load_checkpoint(checkpoint)
     trained = (payload.get("options") or {}).get("players", players)
     if payload["meta"].get("game") != game or trained != players:
@@ -191,8 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             play = None if args.play is None else play_record(args.play)
             ship_checkpoint(Path(args.from_checkpoint), canonical_game(args.games[0]),
-                            args.players,
-                            algo=args.algo, play=play)
+                            args.players, algo=args.algo, play=play)
         except ValueError as err:
             parser.error(str(err).splitlines()[0])
         return 0

@@ -10,7 +10,7 @@ every candidate playing ``--against`` on the same deals in both seatings; a valu
 when it scores higher (ties: the one that thinks less).  ``--write`` then stores the best
 settings as the checkpoint's play record (``export_for_play``, float16 weights), so
 ``az:default`` plays at its best settings without options.  Keys are ``az:`` options
-(``agents/registry.py``): sims, c, batch, fpu, lam, pmix, rollouts.
+(``agents/registry.py``): sims, c, batch, lam, pmix, rollouts, margin, fpu, backup.
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from meeplezoo.agents.registry import az_settings
+from meeplezoo.agents.registry import AZ_OPTIONS, az_settings
 
-KEYS = ("sims", "c", "batch", "fpu", "lam", "pmix", "rollouts")
+# every az: option a play record stores (root is chosen per spec, not stored)
+KEYS = (*AZ_OPTIONS, "fpu", "backup")
 
 
 def parse_grid(items: list[str]) -> dict[str, list[str]]:
