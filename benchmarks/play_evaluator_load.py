@@ -33,9 +33,9 @@ def median_ms(function, calls: int) -> float:
 def main(argv: list[str] | None = None) -> int:
     from meeplezoo.agents.az.evaluator import observers
     from meeplezoo.agents.az.play_evaluator import _dense
-    from meeplezoo.envs.core.batch import observe_batch
     from meeplezoo.agents.registry import make_agent
     from meeplezoo.envs import make
+    from meeplezoo.envs.core.batch import observe_batch
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="carcassonne_v1")

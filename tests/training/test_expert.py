@@ -196,7 +196,7 @@ def test_a_hand_written_teacher_is_imitated_move_for_move(tmp_path):
     env = make(GAME, num_players=2)
     env.reset(seed=0)
     agreed = []
-    for state, policy in zip(states, policies):
+    for state, policy in zip(states, policies, strict=True):
         put(env, state)
         agreed.append(policy[greedy.act(env)] == 1.0)
     # greedy breaks exact ties at random (from its own seed), so a fresh greedy can pick
