@@ -113,6 +113,10 @@ class Options:
     starts the pool again from the network it resumes)"""
     opponent_share: float = 0.0
     """share of the self-play games with one of ``opponents`` at a random seat"""
+    board: str | None = None
+    """board of every training game (Hansa's ``board``, Serenissima's ``map``): a file, or
+    a distribution, a fresh board per game: ``generated:train`` (the standard training
+    split), ``generated:<a>-<b>`` (see ``envs/core/boards.py``); default: the printed one"""
     max_decisions: int = 0
     """cut self-play games off after this many decisions, scored from the points at the
     cut, in games with that rule option (Hansa Teutonica, Carcassonne); 0: the game's own"""
@@ -143,6 +147,12 @@ class Options:
     """games per opponent in each evaluation (seats alternated)"""
     eval_opponents: tuple[str, ...] = ("random", "greedy")
     """anchor agents of the periodic evaluation"""
+    eval_board: str | None = None
+    """board of the evaluation games: ``generated:test`` logs the held-out score during
+    training (a board per game from that range); default: the printed one"""
+    keep_checkpoints: bool = False
+    """keep each evaluation's checkpoint as ``checkpoints/iter_<N>.pt`` in the run folder
+    (curves over a run, e.g. ``benchmarks.generalisation --checkpoints``)"""
     eval_simulations: int = 32
     """search budget of the evaluated bot (``az:<checkpoint>,sims=N``)"""
     value_set: str | None = "auto"

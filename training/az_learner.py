@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import shutil
 
 import numpy as np
 import torch
@@ -25,7 +26,7 @@ from meeplezoo.envs import spec
 
 from .az_selfplay import ReplayBuffer
 from .checkpoint import remove_stale_temporaries, save_checkpoint
-from .checks import check_options, rule_options
+from .checks import board_options, check_options, rule_options
 from .evaluate import append_eval_rows, evaluate_checkpoint
 from .ppo import canonical_game, run_path
 from .runlog import RunLog, budget_used, resume_or_refuse, torch_setup
@@ -223,10 +224,15 @@ class Learner:
     def _evaluate(self) -> None:
         """One periodic evaluation (outside the time budget), rows keyed by the iteration."""
         options, counters = self.options, self.counters
+        if options.keep_checkpoints:
+            kept = self.folder / "checkpoints" / f"iter_{counters['iteration']}.pt"
+            kept.parent.mkdir(exist_ok=True)
+            shutil.copyfile(self.checkpoint_path, kept)
         rows = evaluate_checkpoint(self.checkpoint_path, options.game, options.eval_opponents,
                                    options.eval_games, options.players,
                                    seed=10_000 * counters["iteration"],
-                                   agent=f"az:{{checkpoint}},sims={options.eval_simulations}")
+                                   agent=f"az:{{checkpoint}},sims={options.eval_simulations}",
+                                   env_options=board_options(options.game, options.eval_board))
         stamp = {"update": counters["iteration"], "global_step": counters["moves"],
                  "elapsed_s": counters["elapsed_s"]}
         append_eval_rows(self.log.eval_path, [{**stamp, **row} for row in rows])

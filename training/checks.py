@@ -89,7 +89,10 @@ def check_options(options, game_spec) -> None:
         from .ray_cluster import check_address
 
         check_address(options.ray)
-    game_spec.make_config(**rule_options(options))   # a game without the option refuses
+    from meeplezoo.envs.core.boards import first_config
+
+    first_config(game_spec, rule_options(options))    # a game without the option refuses
+    check_boards(options)
     check_agents("--eval-opponents", options.eval_opponents, options.game)
     if hasattr(options, "opponent_share"):
         check_agents("--opponents", [o for o in options.opponents if o != "past"],
@@ -129,8 +132,44 @@ def check_agents(flag: str, specs, game: str) -> None:
 
 
 def rule_options(options) -> dict:
-    """The game rule options a trainer's flags set (``--max-decisions``), refused with one
-    clear error by a game that has no such option."""
+    """The game rule options a trainer's flags set (``--max-decisions``, ``--board``),
+    refused with one clear error by a game that has no such option."""
     cut = flags.check_count("--max-decisions", getattr(options, "max_decisions", 0), 0,
                             1_000_000)
-    return {"max_decisions": cut} if cut else {}
+    chosen = {"max_decisions": cut} if cut else {}
+    return {**chosen, **board_options(options.game, getattr(options, "board", None))}
+
+
+def board_options(game: str, board: str | None, flag: str = "--board") -> dict:
+    """``{"board": ...}`` / ``{"map": ...}``: the game's own name for its board option."""
+    if board is None:
+        return {}
+    from meeplezoo.envs import spec
+    from meeplezoo.envs.core.boards import board_option_of
+
+    try:
+        return {board_option_of(spec(game)): board}
+    except ValueError as err:
+        raise ValueError(f"{flag}: {err}") from None
+
+
+def check_boards(options) -> None:
+    """A training distribution that reaches into the held-out test split is allowed (a
+    study may want it) but never silent; an evaluation board is checked like a rule."""
+    import warnings
+
+    from meeplezoo.envs.core.boards import parse_range, split
+
+    board = getattr(options, "board", None)
+    seeds = parse_range(board)
+    test = split("test")
+    if seeds is not None and seeds.name != "test" and seeds.overlaps(test):
+        warnings.warn(f"--board {board} overlaps the held-out {test}: scores on that split "
+                      f"no longer measure generalisation", stacklevel=2)
+    eval_board = getattr(options, "eval_board", None)
+    if eval_board is not None:
+        from meeplezoo.envs import spec
+        from meeplezoo.envs.core.boards import first_config
+
+        first_config(spec(options.game), board_options(options.game, eval_board,
+                                                       "--eval-board"))

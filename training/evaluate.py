@@ -23,10 +23,12 @@ EVAL_FIELDS = ("update", "global_step", "elapsed_s", "opponent", "games", "score
 
 def evaluate_checkpoint(checkpoint: str | Path, game: str, opponents: Sequence[str],
                         games: int, players: int = 2, seed: int = 0,
-                        agent: str = "ppo:{checkpoint}") -> list[dict]:
+                        agent: str = "ppo:{checkpoint}", env_options: dict | None = None
+                        ) -> list[dict]:
     """Score of the checkpoint's agent (``agent`` with ``{checkpoint}`` filled in: the PPO
     policy's greedy moves by default, ``az:{checkpoint},sims=32`` for AlphaZero) against
-    each opponent over ``games`` games (seats alternated)."""
+    each opponent over ``games`` games (seats alternated), on the board ``env_options``
+    name (a distribution gives each game its own board, drawn from its seed)."""
     rows = []
     ours = make_agent(agent.format(checkpoint=checkpoint), game, seed=seed)
     for opponent in opponents:
@@ -36,7 +38,7 @@ def evaluate_checkpoint(checkpoint: str | Path, game: str, opponents: Sequence[s
                       for k in range(1, players)]
             seat = index % players
             seats = others[:seat] + [ours] + others[seat:]
-            record, _ = play_game(game, seats, seed=seed + index)
+            record, _ = play_game(game, seats, seed=seed + index, **(env_options or {}))
             best = max(record.rewards)
             winners = [i for i, r in enumerate(record.rewards) if r == best]
             points += (1.0 / len(winners)) if seat in winners else 0.0

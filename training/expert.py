@@ -120,6 +120,10 @@ class Options:
     buffer_size: int = AZ.buffer_size
     """capacity of the replay buffer written for the self-play run (resume with the same
     ``--buffer-size``; the newest positions are kept if there are more)"""
+    board: str | None = None
+    """board of every training game (Hansa's ``board``, Serenissima's ``map``): a file, or
+    a distribution, a fresh board per game: ``generated:train`` (the standard training
+    split), ``generated:<a>-<b>`` (see ``envs/core/boards.py``); default: the printed one"""
     max_decisions: int = 0
     """cut games off after this many decisions, in games with that rule option; 0: the
     game's own"""
@@ -140,7 +144,7 @@ class Options:
 # The options the self-play run shares with this one (what its Learner is built from).
 SHARED = ("game", "players", "seed", "hidden", "architecture", "channels", "blocks",
           "learning_rate", "weight_decay", "batch_size", "buffer_size", "value_mix",
-          "max_decisions", "margin_scale", "margin_coef", "max_grad_norm", "device",
+          "board", "max_decisions", "margin_scale", "margin_coef", "max_grad_norm", "device",
           "torch_threads", "run_dir", "run_name", "progress")
 # Files of a run that --overwrite removes (nothing else in the folder is touched).
 RUN_FILES = ("checkpoint.pt", "buffer.npz", "positions.npz", "pretrain.csv", "progress.csv",
@@ -284,7 +288,7 @@ def resume_command(options: Options) -> str:
     words = [f"meeplezoo train {options.game} --algo az --resume",
              f"--run-dir {options.run_dir} --run-name {options.run_name}"]
     for name in ("players", "hidden", "architecture", "channels", "blocks", "buffer_size",
-                 "max_decisions"):
+                 "board", "max_decisions"):
         value = getattr(options, name)
         if value != getattr(AZ, name):
             shown = " ".join(map(str, value)) if isinstance(value, tuple) else value

@@ -30,7 +30,7 @@ from .checkpoint import (
     remove_stale_temporaries,
     save_checkpoint,
 )
-from .checks import check_options, rule_options
+from .checks import board_options, check_options, rule_options
 from .collect import Collector, compute_gae
 from .evaluate import append_eval_rows, evaluate_checkpoint
 from .pool import OpponentPool
@@ -83,6 +83,10 @@ class Options:
     """gradient norm clipping"""
     target_kl: float | None = None
     """stop an update's epochs early when the approximate KL exceeds this"""
+    board: str | None = None
+    """board of every training game (Hansa's ``board``, Serenissima's ``map``): a file, or
+    a distribution, a fresh board per game: ``generated:train`` (the standard training
+    split), ``generated:<a>-<b>`` (see ``envs/core/boards.py``); default: the printed one"""
     max_decisions: int = 0
     """cut games off after this many decisions, scored from the points at the cut, in
     games with that rule option (Hansa Teutonica, Carcassonne); 0: the game's own"""
@@ -110,6 +114,9 @@ class Options:
     """games per opponent in each evaluation (seats alternated)"""
     eval_opponents: tuple[str, ...] = ("random", "greedy")
     """anchor agents of the periodic evaluation (agent specs, e.g. ``mcts:50``)"""
+    eval_board: str | None = None
+    """board of the evaluation games: ``generated:test`` logs the held-out score during
+    training (a board per game from that range); default: the printed one"""
     opponent_fraction: float = 0.0
     """fraction of the games where the learner plays one seat against a pool snapshot
     (0: pure self-play)"""
@@ -318,7 +325,8 @@ def evaluate(checkpoint_path: Path, options: Options, counters: dict, eval_path:
     """One periodic evaluation: rows in eval.csv and TensorBoard (not in the time budget)."""
     rows = evaluate_checkpoint(checkpoint_path, options.game, options.eval_opponents,
                                options.eval_games, options.players,
-                               seed=10_000 * counters["update"])
+                               seed=10_000 * counters["update"],
+                               env_options=board_options(options.game, options.eval_board))
     stamp = {k: counters[k] for k in ("update", "global_step", "elapsed_s")}
     append_eval_rows(eval_path, [{**stamp, **row} for row in rows])
     for row in rows:

@@ -13,6 +13,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from .boards import first_config
 from .contract import (
     CHANCE,
     H_NUM_PLAYERS,
@@ -73,7 +74,9 @@ class KernelEnv(AECEnv):
         self._margin_scale = check_float("margin_scale", margin_scale, 0.0, low_open=True)
         self._start_seat = start_seat
         self.rule_options = dict(rule_options)
-        self._config = spec.make_config(**rule_options)    # validates the options
+        # Validates the options; a board range (core.boards) draws a board at each reset.
+        self._config, self.boards = first_config(spec, self.rule_options)
+        self.board_seed: int | None = None      # the generator seed of a drawn board
 
         self.possible_agents = [f"player_{seat}" for seat in range(self.num_players)]
         self.agent_name_mapping = {name: seat for seat, name in enumerate(self.possible_agents)}
@@ -111,6 +114,9 @@ class KernelEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         self.rng = new_rng(seed)
+        if self.boards is not None:             # first draw of the game's generator
+            self.board_seed = self.boards.draw(self.rng)
+            self._config = self.boards.config_of(self.board_seed)
         start = self._start_seat
         if start == "random":
             start = int(self.rng[0] % np.uint64(self.num_players))

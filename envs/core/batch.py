@@ -17,11 +17,12 @@ from functools import cache
 
 import numpy as np
 
+from .boards import first_config
 from .contract import H_NUM_PLAYERS, MASK_DTYPE, OBS_DTYPE, STATE_DTYPE, GameSpec
 from .jit import njit
 from .options import check_float, check_int
 from .rewards import scheme_code
-from .rng import rand_below, spawn_rngs
+from .rng import new_rng, rand_below, spawn_rngs
 
 
 @njit
@@ -99,7 +100,11 @@ class BatchEnv:
         num_players = check_int("num_players", num_players, spec.min_players, spec.max_players)
         batch_size = check_int("batch_size", batch_size, 1, 1 << 24)
         self.spec, self.batch_size, self.num_players = spec, batch_size, num_players
-        self.config = spec.make_config(**rule_options)
+        config, self.boards = first_config(spec, rule_options)
+        # One row per board: a fixed board's config, or every board of a distribution's
+        # range (its game draws a row at each reset, inside the compiled loop).
+        self.configs = config[None, :] if self.boards is None else self.boards.bank()
+        self.config = config
         self.scheme = scheme_code(reward_scheme)
         self.margin_scale = check_float("margin_scale", margin_scale, 0.0, low_open=True)
         self.with_observations = with_observations
@@ -125,11 +130,21 @@ class BatchEnv:
         random_legal_actions(self.masks, self._policy_rng, self._random_actions)
         return self._random_actions
 
-    def reset(self, seed: int | None = None):
-        if seed is not None:
+    def reset(self, seed: int | None = None, seeds=None):
+        """Start every game again: from ``seed`` (each game its own generator derived from
+        it), or with ``seeds`` (one per game) exactly as the AEC env's ``reset(seed=s)``
+        starts it (same board of a distribution, same start seat, same dice)."""
+        if seeds is not None:
+            seeds = [check_int("seeds", int(s) if isinstance(s, np.integer) else s, 0,
+                               (1 << 64) - 1) for s in seeds]
+            if len(seeds) != self.batch_size:
+                raise ValueError(f"seeds: expected {self.batch_size} (one per game), "
+                                 f"got {len(seeds)}")
+            self.rngs = np.stack([new_rng(s) for s in seeds])
+        elif seed is not None:
             self.rngs = spawn_rngs(seed, self.batch_size)
         self._reset(self.states, self.rngs, self.masks, self.obs, self.to_move,
-                    self.num_players, self.config, self.start_seat, self.with_observations)
+                    self.num_players, self.configs, self.start_seat, self.with_observations)
         return self.obs, self.masks, self.to_move
 
     def step(self, actions: np.ndarray):
@@ -144,7 +159,7 @@ class BatchEnv:
             raise ValueError(f"game {game}: action {int(actions[game])} is not legal for seat "
                              f"{int(self.to_move[game])}")
         self._step(self.states, actions, self.rngs, self.masks, self.obs, self.to_move,
-                   self.rewards, self.done, self.final_scores, self.num_players, self.config,
+                   self.rewards, self.done, self.final_scores, self.num_players, self.configs,
                    self.start_seat, self.scheme, self.margin_scale, self.with_observations)
         return self.rewards, self.done
 
@@ -157,5 +172,8 @@ def random_playouts(spec: GameSpec, num_games: int, num_players: int = 2, seed: 
     state = np.zeros(spec.state_size, dtype=STATE_DTYPE)
     mask = np.zeros(spec.num_actions, dtype=MASK_DTYPE)
     start = spec.default_start_seat
-    return int(playouts(num_games, num_players, spec.make_config(**rule_options),
+    config, boards = first_config(spec, rule_options)
+    if boards is not None:
+        raise ValueError("random_playouts plays one board; give one board, not a range")
+    return int(playouts(num_games, num_players, config,
                         RANDOM_START if start == "random" else start, rng, state, mask))

@@ -14,11 +14,23 @@ from meeplezoo.envs.core.batch import pick_random_legal, start_seat_of
 from meeplezoo.envs.core.contract import TERMINAL
 from meeplezoo.envs.core.jit import njit
 from meeplezoo.envs.core.rewards import final_rewards
+from meeplezoo.envs.core.rng import rand_below
+
+
+@njit
+def new_game(state, num_players, configs, start_seat, rng, mask):
+    """Reset one game; with more than one config row (a board distribution, ``boards.py``)
+    its board is the generator's first draw, as ``KernelEnv.reset`` draws it."""
+    row = 0
+    if configs.shape[0] > 1:
+        row = rand_below(rng, configs.shape[0])
+    first = start_seat_of(start_seat, rng, num_players)
+    return env_reset(state, num_players, configs[row], first, rng, mask)
 
 
 @njit
 def step(states, actions, rngs, masks, obs, to_move, rewards, done, scores_out,
-         num_players, config, start_seat, scheme, margin_scale, write_obs):
+         num_players, configs, start_seat, scheme, margin_scale, write_obs):
     """Every game one decision on; a finished game reports its rewards and restarts."""
     tiebreak_out = np.zeros(num_players, dtype=np.int64)
     for game in range(states.shape[0]):
@@ -31,18 +43,18 @@ def step(states, actions, rngs, masks, obs, to_move, rewards, done, scores_out,
             final_rewards(scores_out[game], tiebreak_out, num_players, scheme, margin_scale,
                           rewards[game])
             done[game] = 1
-            first = start_seat_of(start_seat, rngs[game], num_players)
-            seat = env_reset(states[game], num_players, config, first, rngs[game], masks[game])
+            seat = new_game(states[game], num_players, configs, start_seat, rngs[game],
+                            masks[game])
         to_move[game] = seat
         if write_obs:
             observe(states[game], seat, obs[game])
 
 
 @njit
-def reset(states, rngs, masks, obs, to_move, num_players, config, start_seat, write_obs):
+def reset(states, rngs, masks, obs, to_move, num_players, configs, start_seat, write_obs):
     for game in range(states.shape[0]):
-        first = start_seat_of(start_seat, rngs[game], num_players)
-        seat = env_reset(states[game], num_players, config, first, rngs[game], masks[game])
+        seat = new_game(states[game], num_players, configs, start_seat, rngs[game],
+                        masks[game])
         to_move[game] = seat
         if write_obs:
             observe(states[game], seat, obs[game])

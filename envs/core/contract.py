@@ -87,6 +87,9 @@ class GameSpec:
     # Who starts when the caller does not say: every rulebook here draws the start player
     # at random (HS-3.6, SE-4.1.2, HT-4.4, CA-2.6, SM A-2), from the seed; a seat fixes it.
     default_start_seat: int | str = "random"
+    # The rule option naming the board or map (``board``, ``map``) for a game whose boards
+    # are data with a seeded generator, so it takes distributions (``core.boards``).
+    board_option: str | None = None
     render_ansi: Callable[[np.ndarray], str] | None = field(repr=False, default=None)
     render_rgb: Callable[[np.ndarray], np.ndarray] | None = field(repr=False, default=None)
     # Where a move goes on the ``render_rgb`` picture: action -> (y, x, height, width) in

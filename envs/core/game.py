@@ -17,7 +17,8 @@ def game_spec(name: str, data: ModuleType, kernel_modules: tuple[ModuleType, ...
               turn_owner_slot: int) -> GameSpec:
     """The spec of game ``name``: sizes from ``data`` (GAME_ID, MIN_PLAYERS, MAX_PLAYERS,
     NUM_ACTIONS, STATE_SIZE, OBS_SIZE, MAX_CHANCE_OUTCOMES, PHASE_NAMES, STATE_FIELDS, and
-    FIELD_BOUNDS: the range of each field; G_TRUNCATED: the slot of the decision cap's flag),
+    FIELD_BOUNDS: the range of each field; G_TRUNCATED: the slot of the decision cap's flag;
+    BOARD_OPTION: the option that takes generated boards and their ranges),
     the contract's kernels from ``kernel_modules``, and the renderer imported on first use
     (most training never renders)."""
 
@@ -46,6 +47,7 @@ def game_spec(name: str, data: ModuleType, kernel_modules: tuple[ModuleType, ...
         field_bounds=dict(getattr(data, "FIELD_BOUNDS", {})),
         default_options=dict(_default_options(data, make_config)),
         truncated_slot=getattr(data, "G_TRUNCATED", None),
+        board_option=getattr(data, "BOARD_OPTION", None),
         render_ansi=renderer("render_ansi"),
         render_rgb=renderer("render_rgb"),
         move_targets=renderer("move_targets", default={}),

@@ -205,7 +205,10 @@ def _check_connected(exits) -> None:
 
 
 def load_board(board=None) -> Board:
-    """``None`` (the reconstruction), a ``Board``, a dict, or a path to a JSON file."""
+    """``None`` (the reconstruction), a ``Board``, a dict, ``"generated:<seed>"`` (a random
+    valid board, :func:`generate_board`) or a path to a JSON file."""
+    if isinstance(board, str) and board.startswith("generated:"):
+        return parse_board(generate_board(_generated_seed(board)))
     if board is None:
         parsed = parse_board(DEFAULT_BOARD)
         return Board(parsed.name, parsed.numbers, parsed.spaces, parsed.exits, is_default=True)
@@ -216,6 +219,14 @@ def load_board(board=None) -> Board:
     if isinstance(board, dict):
         return parse_board(board)
     _fail(f"board= takes None, a dict, a Board or a path to a JSON file, got {_show(board)}")
+
+
+def _generated_seed(text: str) -> int:
+    digits = text.split(":", 1)[1]
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 18):
+        _fail(f"board {_show(text)}: after 'generated:' write a seed (an integer 0..10**18), "
+              "a range '<a>-<b>' or a split ('train', 'test')")
+    return int(digits)
 
 
 def _checked(board: Board) -> Board:

@@ -80,6 +80,8 @@ PHASE_NAMES = ("deal", "init_place", "refill", "draw", "actions", "selling", "ta
 # --- Rule options (spec §13 flags) -------------------------------------------------------------
 INIT_ORDERS = ("reverse_rounds", "reverse_pairs")          # A-2
 STACK_SIZES = ("larger_first", "larger_last")              # A-6
+# ``board`` also takes "generated:<seed>" and distributions ("generated:<a>-<b>", splits).
+BOARD_OPTION = "board"
 DEFAULT_OPTIONS = {
     "board": None,                   # None = the spec's reconstruction (board.py)
     "init_order": "reverse_rounds",

@@ -68,7 +68,13 @@ class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
 
     def __init__(self, num_players: int = 2, render_mode: str | None = None, **options):
         super().__init__(num_players=num_players, render_mode=render_mode, **options)
-        self.board = load_board(self.rule_options.get("board"))
+        board = self.rule_options.get("board")
+        self.board = load_board(None if self.boards is not None else board)
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed, options=options)
+        if self.boards is not None:             # a distribution: this game's board
+            self.board = load_board(f"generated:{self.board_seed}")
 
     def render(self):
         if self.render_mode in ("ansi", "human"):

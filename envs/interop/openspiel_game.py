@@ -24,6 +24,11 @@ How the kernel contract maps onto OpenSpiel:
   initial state is the game's own first node.  ``start_seat`` is a pyspiel parameter.
 * Rule options other than ``players`` and ``start_seat`` are taken by
   ``load_game(name, players, **options)`` (they are not pyspiel parameters).
+* **A board distribution** (``board="generated:train"``, ``map="generated:0-99"``,
+  ``core.boards``) is one more chance node, before the start seat: one equally likely
+  outcome per board of the range (outcome ``i``: generator seed ``first + i``).
+  ``game.initial_chance_actions(seed)`` gives the outcomes the AEC env's ``reset(seed)``
+  draws, so both play the same board from the same seat.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import numpy as np
 import pyspiel
 
 from .. import names, spec
+from ..core.boards import first_config
 from ..core.contract import (
     CHANCE,
     H_NUM_PLAYERS,
@@ -44,6 +50,7 @@ from ..core.contract import (
 )
 from ..core.options import check_int
 from ..core.rewards import final_rewards
+from ..core.rng import new_rng
 
 PREFIX = "meeplezoo_"
 # OpenSpiel wants a bound on a game's length; ours end long before (each game's tests
@@ -118,7 +125,8 @@ class MeepleZooGame(pyspiel.Game):
             check_int("start_seat", start_seat, 0, players - 1)
         info = pyspiel.GameInfo(
             num_distinct_actions=game_spec.num_actions,
-            max_chance_outcomes=game_spec.max_chance_outcomes,
+            max_chance_outcomes=max(game_spec.max_chance_outcomes,
+                                    _board_count(game_spec, rule_options or {}), players),
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
@@ -129,7 +137,19 @@ class MeepleZooGame(pyspiel.Game):
         self.game_spec = game_spec
         self.num_seats = players
         self.start_seat = int(start_seat)
-        self.config = game_spec.make_config(**(rule_options or {}))
+        self.config, self.boards = first_config(game_spec, dict(rule_options or {}))
+
+    def initial_chance_actions(self, seed: int) -> list[int]:
+        """The chance actions (board, then start seat) that ``reset(seed=seed)`` of the AEC
+        env with the same options draws: apply them to ``new_initial_state()`` to play the
+        AEC env's game."""
+        rng = new_rng(seed)
+        actions = []
+        if self.boards is not None and self.boards.seeds.size > 1:
+            actions.append(self.boards.draw(rng) - self.boards.seeds.first)
+        if self.start_seat == RANDOM_START:
+            actions.append(int(rng[0] % np.uint64(self.num_seats)))
+        return actions
 
     def new_initial_state(self) -> MeepleZooState:
         return MeepleZooState(self)
@@ -146,6 +166,7 @@ class MeepleZooGame(pyspiel.Game):
         state = MeepleZooState(self)
         state.array[:] = array
         state.start_pending = False
+        state.board_count = 0
         return state
 
     def make_py_observer(self, iig_obs_type=None, params=None):
@@ -163,6 +184,9 @@ class MeepleZooState(pyspiel.State):
         self.name, self.num_seats = game_spec.name, game.num_seats
         self.array = np.zeros(game_spec.state_size, dtype=STATE_DTYPE)
         self.config = game.config
+        # Boards to draw from at the first chance node (0: the board is fixed).
+        self.board_count = 0 if game.boards is None or game.boards.seeds.size == 1 else \
+            game.boards.seeds.size
         # True until the start-seat chance node is resolved (start_seat=-1, the default).
         self.start_pending = game.start_seat == RANDOM_START
         game_spec.kernels["init_state"](self.array, game.num_seats, game.config,
@@ -182,7 +206,7 @@ class MeepleZooState(pyspiel.State):
     # --- the pyspiel.State API ---------------------------------------------------------------
 
     def current_player(self) -> int:
-        if self.start_pending:
+        if self.board_count or self.start_pending:
             return pyspiel.PlayerId.CHANCE
         to_move = int(self.array[H_TO_MOVE])
         if to_move == CHANCE:
@@ -192,6 +216,8 @@ class MeepleZooState(pyspiel.State):
         return to_move
 
     def _legal_actions(self, player: int) -> list[int]:
+        if self.board_count:
+            return list(range(self.board_count)) if player == pyspiel.PlayerId.CHANCE else []
         if self.start_pending:
             return list(range(self.num_seats)) if player == pyspiel.PlayerId.CHANCE else []
         if player != int(self.array[H_TO_MOVE]):
@@ -200,13 +226,23 @@ class MeepleZooState(pyspiel.State):
         return np.flatnonzero(self._mask).tolist()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.board_count:
+            return [(board, 1.0 / self.board_count) for board in range(self.board_count)]
         if self.start_pending:
             return [(seat, 1.0 / self.num_seats) for seat in range(self.num_seats)]
         count = self._enumerate_chance()
         return [(index, float(self._probs[index])) for index in range(count)]
 
     def _apply_action(self, action: int) -> None:
-        if self.start_pending:
+        if self.board_count:
+            if not 0 <= action < self.board_count:
+                raise ValueError(f"board outcome {action} out of range 0..{self.board_count - 1}")
+            game = self.get_game()
+            self.config = game.boards.config_of(game.boards.seeds.seed_at(action))
+            self.kernels["init_state"](self.array, self.num_seats, self.config,
+                                       max(game.start_seat, 0))
+            self.board_count = 0
+        elif self.start_pending:
             if not 0 <= action < self.num_seats:
                 raise ValueError(f"start seat {action} out of range 0..{self.num_seats - 1}")
             self.kernels["init_state"](self.array, self.num_seats, self.config, int(action))
@@ -221,6 +257,8 @@ class MeepleZooState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
+            if self.board_count:
+                return f"board {self.get_game().boards.seeds.seed_at(action)}"
             if self.start_pending:
                 return f"start seat {action}"
             if int(self.array[H_TO_MOVE]) == CHANCE and action < self._enumerate_chance():
@@ -245,6 +283,13 @@ class MeepleZooState(pyspiel.State):
 
     def _enumerate_chance(self) -> int:
         return int(self.kernels["chance_outcomes"](self.array, self._codes, self._probs))
+
+
+def _board_count(game_spec, rule_options: dict) -> int:
+    from ..core.boards import distribution_of
+
+    boards = distribution_of(game_spec, dict(rule_options))
+    return 0 if boards is None else boards.seeds.size
 
 
 def final_rewards_of(game_spec, array: np.ndarray, num_players: int) -> np.ndarray:

@@ -253,6 +253,8 @@ STATE_FIELDS["capture_goods"] = (A_CAP_GOODS, NUM_GOODS)
 STATE_FIELDS = {"header": (0, HEADER_SIZE), **STATE_FIELDS}
 
 # --- rule options (spec §14 flags; defaults are the spec's recommendations) ----------------
+# ``map`` also takes distributions of generated maps ("generated:<a>-<b>", the splits).
+BOARD_OPTION = "map"
 DEFAULT_OPTIONS = {
     "map": "placeholder",               # a path, a dict, "placeholder" or "generated:<seed>"
     "galley_capacity": 5,               # A-01 (the seed's literal "4 places" is 4)

@@ -128,8 +128,8 @@ def _generated(text: str) -> dict:
 
     digits = text.split(":", 1)[1]
     if not (digits.isascii() and digits.isdigit() and len(digits) <= 18):
-        raise MapError(f"map {_short(text)}: the seed after 'generated:' must be an "
-                       "integer 0..10**18")
+        raise MapError(f"map {_short(text)}: after 'generated:' write a seed (an integer "
+                       "0..10**18), a range '<a>-<b>' or a split ('train', 'test')")
     return generate_map(int(digits))
 
 
@@ -338,7 +338,9 @@ def map_to_config(parsed: dict, config: np.ndarray) -> None:
 
 
 # Names are not state (strings); renderers and notation look them up by the map tables.
+# Bounded: a distribution of generated maps registers a map per board it builds.
 _NAMES: dict[bytes, tuple[list[str], list[str], np.ndarray, str]] = {}
+_MAX_NAMED_MAPS = 2048
 
 
 def _map_key(config_or_state: np.ndarray, offset: int) -> bytes:
@@ -356,6 +358,11 @@ def remember_names(parsed: dict, config: np.ndarray) -> None:
         for z in np.flatnonzero(missing):
             angle = 2 * math.pi * z / n
             xy[z] = (0.5 + 0.45 * math.cos(angle), 0.5 + 0.45 * math.sin(angle))
+    if parsed["map_id"].startswith("generated_") and len(_NAMES) >= _MAX_NAMED_MAPS:
+        oldest = next((key for key, names in _NAMES.items()
+                       if names[3].startswith("generated map")), None)
+        if oldest is not None:                  # only generated maps are forgotten
+            _NAMES.pop(oldest)
     _NAMES[_map_key(config, 0)] = (parsed["zone_names"], parsed["port_names"], xy,
                                    parsed["title"] or parsed["map_id"])
 
