@@ -101,7 +101,10 @@ def schedule(game: str, agents: Sequence[str], num_players: int, games: int, see
 
 
 def game_key(record: dict) -> tuple:
-    return (record["game"], record["num_players"], tuple(record["seats"]), record["seed"])
+    """A game's identity in a results file; games on another board (``env_options``, e.g.
+    a generated board of the generalisation protocol) are other games."""
+    return (record["game"], record["num_players"], tuple(record["seats"]), record["seed"],
+            json.dumps(record.get("env_options") or {}, sort_keys=True))
 
 
 def load_records(path: Path) -> list[dict]:
@@ -212,6 +215,17 @@ def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int
         todo = [{**job, "time_per_move_s": time_per_move} for job in todo]
         if versus is not None:                  # the field keeps its own settings
             todo = [{**job, "time_per_move_agents": [versus]} for job in todo]
+    play_jobs(todo, path, workers, ray, progress)
+    wanted = set(agents)
+    records = [r for r in load_records(path) if r.get("game") == game
+               and r.get("num_players") == num_players and set(r["seats"]) <= wanted]
+    return path, records
+
+
+def play_jobs(todo: Sequence[dict], path: Path, workers: int | None = None,
+              ray: str | None = None, progress: bool = True) -> None:
+    """Play scheduled games (``play_one`` jobs), each record appended to ``path`` as it
+    ends: in this process, in ``workers`` spawned processes, or as Ray tasks."""
     workers = workers or min(2, os.cpu_count() or 1)
     bar = _Progress(len(todo), progress)
     try:
@@ -243,10 +257,6 @@ def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int
                         _drain(pool.imap_unordered(play_one, rest), sink, bar)
     finally:
         bar.close()
-    wanted = set(agents)
-    records = [r for r in load_records(path) if r.get("game") == game
-               and r.get("num_players") == num_players and set(r["seats"]) <= wanted]
-    return path, records
 
 
 def _one_thread_each() -> None:

@@ -54,7 +54,7 @@ def play_one(job: dict) -> dict:
     budget, only = job.get("time_per_move_s"), job.get("time_per_move_agents")
     timed = [bool(agent.set_time_budget(budget)) if budget and (only is None or spec in only)
              else False for spec, agent in zip(seats, agents, strict=True)]
-    env = make(game, num_players=len(seats))
+    env = make(game, num_players=len(seats), **(job.get("env_options") or {}))
     env.reset(seed=seed)
     think = [0.0] * len(seats)
     moves = [0] * len(seats)

@@ -1,0 +1,94 @@
+"""The MeepleZoo-Gen protocol: which boards each set plays, the same deals and both
+seatings in every set, the scores and gaps, resuming, and one clear error per bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from meeplezoo.benchmarks import generalisation as gen
+from meeplezoo.envs.core.boards import BoardRangeError, split
+
+
+def test_the_sets_play_the_same_deals_in_both_seatings_on_their_boards():
+    jobs = gen.schedule("hansa_v0", "greedy", ["random", "mcts:8"], 4, 100, split("train"),
+                        split("test"))
+    assert len(jobs) == 3 * 4 * 2 * 2
+    by_set = {name: [j for j in jobs if j["set"] == name] for name in gen.SETS}
+    for name, mine in by_set.items():
+        assert sorted({j["seed"] for j in mine}) == [100, 101, 102, 103]
+        for job in mine:
+            flipped = [j for j in mine if j["seed"] == job["seed"]
+                       and j["seats"] == job["seats"][::-1]]
+            assert len(flipped) == 1 and flipped[0]["env_options"] == job["env_options"]
+    assert {j["env_options"]["board"] for j in by_set["test"]} == {
+        f"generated:{1_000_000 + i}" for i in range(4)}
+    assert {j["env_options"]["board"] for j in by_set["train"]} == {
+        f"generated:{s}" for s in (0, 2500, 5000, 7500)}
+    assert all(j["env_options"] == {} for j in by_set["printed"])
+    serenissima = gen.schedule("serenissima_v0", "greedy", ["random"], 1, 0, split("train"),
+                               split("test"), ["test"])
+    assert serenissima[0]["env_options"] == {"map": "generated:1000000"}
+
+
+def test_bad_splits_and_deals_are_refused():
+    with pytest.raises(BoardRangeError, match="not a board file"):
+        gen.seed_range("board.json", "--test-split")
+    with pytest.raises(BoardRangeError, match="not a board file"):
+        gen.seed_range("generated:17", "--test-split")
+    with pytest.raises(BoardRangeError, match="reversed"):
+        gen.seed_range("generated:9-1", "--train-split")
+    with pytest.raises(ValueError, match="201 deals need 201 boards"):
+        gen.schedule("hansa_v0", "greedy", ["random"], 201, 0, split("train"), split("test"))
+
+
+def test_scores_and_gaps_from_records():
+    def game(name, agent_first, won):
+        seats = ["bot", "opp"] if agent_first else ["opp", "bot"]
+        ranks = [1, 2] if won == agent_first else [2, 1]
+        return {"set": name, "seats": seats, "ranks": ranks if won is not None else [1, 1]}
+
+    records = [game("train", True, True), game("train", False, True),
+               game("test", True, True), game("test", False, False),
+               game("printed", True, None), game("printed", False, True)]
+    summary = gen.summarise(records, "bot", ["opp"])
+    scores = {r["set"]: r["score"] for r in summary["rows"]}
+    assert scores == {"train": 1.0, "test": 0.5, "printed": 0.75}
+    assert summary["gaps"]["opp"] == {"train_minus_test": 0.5, "printed_minus_test": 0.25}
+    assert "gap vs opp: train - test +0.500" in gen.format_table(summary)
+
+
+def test_a_run_plays_every_game_once_and_resumes(tmp_path, capsys):
+    argv = ["hansa", "--agent", "greedy", "--opponents", "random", "--deals", "2",
+            "--workers", "1", "--out", str(tmp_path), "--quiet", "--seed", "5"]
+    assert gen.main(argv) == 0
+    records = [json.loads(line) for line in (tmp_path / "hansa_v0_greedy.jsonl").open()]
+    assert len(records) == 12
+    assert {r["env_options"].get("board") for r in records if r["set"] == "test"} == {
+        "generated:1000000", "generated:1000001"}
+    summary = json.loads((tmp_path / "hansa_v0_greedy_summary.json").read_text())
+    assert [(r["set"], r["games"]) for r in summary["rows"]] == [
+        ("train", 4), ("test", 4), ("printed", 4)]
+    assert "gap vs random" in capsys.readouterr().out
+    assert gen.main(argv) == 0                      # nothing left to play
+    assert len((tmp_path / "hansa_v0_greedy.jsonl").read_text().splitlines()) == 12
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["saint_malo", "--agent", "greedy"], "saint_malo_v0 has no generated boards"),
+    (["hansa", "--agent", "greedy", "--test-split", "b.json"], "not a board file"),
+    (["hansa", "--agent", "nobody"], "nobody"),
+    (["hansa", "--agent", "greedy", "--opponents", "greedy"], "also among the opponents"),
+    (["hansa", "--agent", "greedy", "--deals", "0"], "--games"),
+    (["hansa", "--checkpoints", "/nonexistent/folder"], "no iter_<N>.pt")])
+def test_bad_input_is_one_clear_line(argv, words, capsys, tmp_path):
+    assert gen.main([*argv, "--out", str(tmp_path)]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_overlapping_splits_warn(tmp_path):
+    with pytest.warns(UserWarning, match="overlaps"):
+        gen.main(["hansa", "--agent", "greedy", "--opponents", "random", "--deals", "1",
+                  "--sets", "test", "--train-split", "generated:999000-1000000",
+                  "--workers", "1", "--out", str(tmp_path), "--quiet"])

@@ -1,0 +1,82 @@
+"""Training on a distribution of boards: both trainers take ``--board``, the AlphaZero
+trainer logs the held-out score (``--eval-board``) and keeps its checkpoints for the
+generalisation curve, which ``benchmarks.generalisation --checkpoints`` draws."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("tyro")
+
+from meeplezoo.benchmarks import generalisation  # noqa: E402
+from meeplezoo.envs import spec  # noqa: E402
+from meeplezoo.training import ppo  # noqa: E402
+from meeplezoo.training.az import Options, train  # noqa: E402
+from meeplezoo.training.az_selfplay import LockstepSelfPlay  # noqa: E402
+from meeplezoo.training.cli import main  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("MEEPLEZOO_CACHE", str(tmp_path / "cache"))
+
+
+SMALL = dict(game="hansa_v0", num_games=4, simulations=8, fast_simulations=2, considered=4,
+             moves_per_iteration=30, hidden=(16,), batch_size=16, min_buffer=8,
+             updates_per_iteration=2, checkpoint_every=2, progress=False, torch_threads=1,
+             value_set=None)
+
+
+def test_self_play_games_are_dealt_boards_from_the_range():
+    selfplay = LockstepSelfPlay(spec("hansa_v0"), 8, players=2, simulations=4,
+                                fast_simulations=2, full_fraction=0.25, considered=4,
+                                margin_scale=50.0, seed=0,
+                                rule_options={"board": "generated:0-999"})
+    boards = {env.board_seed for env in selfplay.envs}
+    assert len(boards) >= 6 and all(0 <= b <= 999 for b in boards)
+
+
+def test_az_trains_on_a_distribution_logs_the_held_out_score_and_draws_the_curve(tmp_path):
+    train(Options(**SMALL, iterations=4, board="generated:0-19", eval_every=2, eval_games=2,
+                  eval_opponents=("random",), eval_board="generated:test",
+                  eval_simulations=2, keep_checkpoints=True, run_dir=str(tmp_path),
+                  run_name="gen"))
+    run = tmp_path / "gen"
+    with (run / "eval.csv").open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [int(r["update"]) for r in rows] == [2, 4]
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == ["iter_2.pt", "iter_4.pt"]
+    out = tmp_path / "curve"
+    assert generalisation.main(["hansa", "--checkpoints", str(run / "checkpoints"),
+                                "--template", "az:{checkpoint},sims=2", "--curve-opponent",
+                                "random", "--curve-deals", "1", "--workers", "1", "--out",
+                                str(out), "--quiet"]) == 0
+    (curve_json,) = out.glob("*_curve.json")
+    points = __import__("json").loads(curve_json.read_text())
+    assert sorted((p["iteration"], p["set"], p["games"]) for p in points) == [
+        (2, "test", 2), (2, "train", 2), (4, "test", 2), (4, "train", 2)]
+    assert list(out.glob("*_curve.png"))
+
+
+def test_ppo_trains_on_a_distribution(tmp_path):
+    options = ppo.Options(game="serenissima", num_envs=8, num_steps=8, hidden=(16,),
+                          update_epochs=1, num_minibatches=2, max_updates=1,
+                          checkpoint_every=1, progress=False, run_dir=str(tmp_path), seed=3,
+                          board="generated:0-63")
+    ppo.train(options)
+    assert (tmp_path / "serenissima_v0_2p_seed3" / "checkpoint.pt").exists()
+
+
+def test_a_board_for_a_game_without_boards_is_one_clear_line(tmp_path, capsys):
+    assert main(["train", "saint_malo", "--algo", "az", "--board", "generated:train",
+                 "--run-dir", str(tmp_path)]) == 2
+    assert "--board: saint_malo_v0 has no generated boards" in capsys.readouterr().err
+    assert main(["train", "hansa", "--algo", "ppo", "--board", "generated:5-1",
+                 "--run-dir", str(tmp_path)]) == 2
+    assert "reversed" in capsys.readouterr().err
+    assert main(["train", "hansa", "--algo", "az", "--eval-board", "nope.json",
+                 "--run-dir", str(tmp_path)]) == 2
+    assert "nope.json" in capsys.readouterr().err
