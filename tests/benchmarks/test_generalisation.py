@@ -16,7 +16,7 @@ def test_the_sets_play_the_same_deals_in_both_seatings_on_their_boards():
                         split("test"))
     assert len(jobs) == 3 * 4 * 2 * 2
     by_set = {name: [j for j in jobs if j["set"] == name] for name in gen.SETS}
-    for name, mine in by_set.items():
+    for mine in by_set.values():
         assert sorted({j["seed"] for j in mine}) == [100, 101, 102, 103]
         for job in mine:
             flipped = [j for j in mine if j["seed"] == job["seed"]
