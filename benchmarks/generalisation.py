@@ -29,13 +29,12 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
 from .arena import check_run_options, load_records, play_jobs, resolve_game
-from .common import RESULTS_DIR
+from .common import RESULTS_DIR, command_main
 from .ratings import points_over, wilson
 
 SETS = ("train", "test", "printed")
@@ -200,9 +199,7 @@ def plot_curve(points: Sequence[dict], title: str, path: Path) -> Path:
     return path
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m meeplezoo.benchmarks.generalisation",
-                                     description=__doc__.split("\n\n")[0])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="hansa or serenissima (any game with generated boards)")
     who = parser.add_mutually_exclusive_group(required=True)
     who.add_argument("--agent", help="the bot's agent spec, e.g. az:default")
@@ -221,14 +218,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    args = parser.parse_args(argv)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """``meeplezoo generalisation`` / ``python -m meeplezoo.benchmarks.generalisation``:
+    bad input raises ``ValueError`` (one line, exit status 2)."""
     try:
-        summary = _main(args)
-    except (ValueError, FileNotFoundError) as err:
-        print(f"generalisation: error: {err}", file=sys.stderr)
-        return 2
-    print(summary)
+        print(_main(args))
+    except FileNotFoundError as err:
+        raise ValueError(str(err)) from None
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return command_main("python -m meeplezoo.benchmarks.generalisation",
+                        __doc__.split("\n\n")[0], add_arguments, run_command, argv)
 
 
 def _main(args: argparse.Namespace) -> str:

@@ -1,5 +1,5 @@
 """The ``meeplezoo`` command line: ``demo``, ``games``, ``play``, ``serve``, ``replay``,
-``arena``, ``match``, ``rate``, ``train``, ``warmup``, ``bench``.
+``arena``, ``match``, ``rate``, ``generalisation``, ``train``, ``warmup``, ``bench``.
 
 ``meeplezoo demo`` trains a Hansa bot by search and self-play for a few minutes and rates
 it, with the shipped bot, against random, greedy and the search (``--bots``: bots play a
@@ -154,6 +154,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("rate", help="an agent's rating on a game's frozen ladder")
     rate_command.add_arguments(p)
     p.set_defaults(handler=rate_command.run)
+    from meeplezoo.benchmarks import generalisation
+
+    p = commands.add_parser("generalisation", help="MeepleZoo-Gen: a bot on training, "
+                            "held-out and printed boards, and the gap")
+    generalisation.add_arguments(p)
+    p.set_defaults(handler=generalisation.run_command)
     p = commands.add_parser("train", help="self-play training: --algo ppo (default), az "
                             "(search + network) or expert (the search's positions, to start "
                             "az from); needs the [train] extra",

@@ -19,7 +19,11 @@ routes of the printed board are not known from any public source (spec HS-2, A-1
 default board is the spec's reconstruction (its placeholder values and three guessed
 routes), and ``render`` says so in its title.  ``board=`` takes a path to a JSON board or a
 dict (format in ``board.py``), so the printed board can be played once written down;
-``generate_board(seed)`` makes random valid boards of the same shape.
+``board="generated:<seed>"`` (``generate_board(seed)``) is a random valid board of the
+same shape, and ``board="generated:<a>-<b>"`` / ``"generated:train"`` / ``"generated:test"``
+a distribution: each ``reset(seed=...)`` draws one (``env.board_seed``; ``core/boards.py``).
+The observation holds the board (route matrix, city numbers, warehouse spaces), so a
+policy can play any board.
 
 Rule options (spec §13): ``board``, ``init_order`` ("reverse_rounds" | "reverse_pairs",
 A-2), ``place_exact`` (A-10), ``sell_whole_colour`` (A-11), ``stack_sizes``

@@ -17,6 +17,10 @@ Layout (float32, ``OBS_SIZE`` = 781):
   per type/5 (18); tokens left per stack/13 (5); end triggered, action used this visit,
   draws/70; pending sale per type/3 (18); phase one-hot (8); player count one-hot (3);
   turns/100.
+
+Every board the generator makes (``board="generated:..."``) has the printed board's nine
+cities, so the board block describes any of them with no padding: a policy sees which
+board it plays.
 """
 
 from __future__ import annotations

@@ -16,7 +16,10 @@ and scoring scale.  Do not report results on it as results on the real game.  A 
 with the board passes ``map="board.json"`` (or a dict, schema in ``maps.py``), validated
 with specific errors (``MapError``, whatever the file holds; a track needs exactly three
 scoring spaces, SE-11.1); ``map="generated:<seed>"`` gives a random valid map
-(``mapgen.py``).
+(``mapgen.py``), and ``map="generated:<a>-<b>"`` / ``"generated:train"`` /
+``"generated:test"`` a distribution: each ``reset(seed=...)`` draws one
+(``env.board_seed``; ``core/boards.py``).  The observation holds the map (ports, zones,
+adjacency, padded to 24 zones and ports), so a policy can play any map.
 
 Actions: 0 pass/done/decline, 1 action, 2 investment, 3 block, 4 continue, 5 withdraw,
 6 sailor port->active, 7 sailor active->port, 8 load a good, 9 attack port, 10 claim,
