@@ -165,10 +165,10 @@ def _ppo(game: str, seed: int | None, arguments: str) -> Agent:
     if not path:
         raise ValueError("write ppo:<checkpoint>, ppo:default or ppo:<checkpoint>,sample")
     from .ppo.agent import PPOAgent, shipped_policy
-    from .shipped import shipped_players
+    from .shipped import shipped_name
 
-    seats = shipped_players(path)
-    checkpoint = shipped_policy(game, seats) if seats else path
+    shipped = shipped_name(path)
+    checkpoint = shipped_policy(game, *shipped) if shipped else path
     agent = PPOAgent(str(checkpoint), greedy=(mode != "sample"), seed=seed)
     agent.name = f"ppo:{arguments}"
     if agent.game != game:
@@ -211,7 +211,8 @@ def az_settings(options: list[str], spec: str = "az:") -> dict:
 
 def _az(game: str, seed: int | None, arguments: str) -> Agent:
     """``az:<checkpoint>[,option...]``, ``az:default[,...]`` (the bot shipped for the game,
-    trained at 2 players) or ``az:default3p`` (one trained at 3, where shipped).  Options
+    trained at 2 players), ``az:default3p`` (one trained at 3, where shipped) or ``az:gen``
+    (one trained on generated boards, where shipped).  Options
     (each defaults to the checkpoint's recorded play settings): ``sims=N`` (0: the
     network's policy without search), ``root=puct|gumbel``, ``c=X`` (PUCT), ``batch=N``
     (leaves per network call), ``fpu=X`` or ``fpu=parent-X`` (first-play urgency),
@@ -223,10 +224,11 @@ def _az(game: str, seed: int | None, arguments: str) -> Agent:
         raise ValueError("write az:<checkpoint> or az:default, then optionally ,sims=N")
     kwargs = az_settings(options, f"az:{arguments}")
     from .az import AZAgent, shipped_checkpoint
-    from .shipped import shipped_players
+    from .shipped import shipped_name
 
-    seats = shipped_players(path)
-    agent = AZAgent(shipped_checkpoint(game, seats) if seats else path, seed=seed, **kwargs)
+    shipped = shipped_name(path)
+    agent = AZAgent(shipped_checkpoint(game, *shipped) if shipped else path, seed=seed,
+                    **kwargs)
     if agent.game != game:
         raise ValueError(f"{path} was trained on {agent.game}, not {game}")
     agent.name = f"az:{arguments}"

@@ -189,14 +189,14 @@ def bot_fingerprint(anchor: str, game: str) -> str | None:
     rate once one of them has changed."""
     from meeplezoo.agents.az.agent import shipped_checkpoint
     from meeplezoo.agents.ppo.agent import shipped_policy
-    from meeplezoo.agents.shipped import shipped_players
+    from meeplezoo.agents.shipped import shipped_name
 
     kind, _, arguments = anchor.partition(":")
-    seats = shipped_players(arguments.split(",")[0]) if kind in ("az", "ppo") else None
-    if seats is None:
+    shipped = shipped_name(arguments.split(",")[0]) if kind in ("az", "ppo") else None
+    if shipped is None:
         return None
     try:
-        path = (shipped_checkpoint if kind == "az" else shipped_policy)(game, seats)
+        path = (shipped_checkpoint if kind == "az" else shipped_policy)(game, *shipped)
     except ValueError:
         return None
     return hashlib.sha256(path.read_bytes()).hexdigest()

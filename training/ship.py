@@ -21,6 +21,7 @@ from pathlib import Path
 
 from meeplezoo.agents.az.agent import BOTS_DIR
 from meeplezoo.agents.ppo.agent import PPO_BOTS_DIR
+from meeplezoo.agents.shipped import VARIANTS, bot_stem
 from meeplezoo.envs import names
 from meeplezoo.envs.versions import rules_name
 
@@ -54,9 +55,10 @@ PPO_UPDATES_PER_MINUTE = {"carcassonne_v0": 6, "hansa_teutonica_v0": 12, "hansa_
 BUFFER_SIZE = {"carcassonne_v0": 100_000}
 
 
-def bot_name(game: str, players: int = 2) -> str:
-    """The shipped bot's file stem (``az:default`` at 2 players, ``az:default3p``...)."""
-    return game if players == 2 else f"{game}_{players}p"
+def bot_name(game: str, players: int = 2, variant: str = "") -> str:
+    """The shipped bot's file stem (``az:default`` at 2 players, ``az:default3p``,
+    ``az:gen``...)."""
+    return bot_stem(game, players, variant)
 
 
 def _run_flags(rate: float, game: str, minutes: float, torch_threads: int, players: int,
@@ -134,7 +136,7 @@ def play_record(options: str) -> dict:
 
 def ship_checkpoint(checkpoint: Path, game: str, players: int = 2,
                     bots_dir: Path | None = None, algo: str = "az",
-                    play: dict | None = None) -> Path:
+                    play: dict | None = None, variant: str = "") -> Path:
     """Write ``checkpoint`` trimmed for play (float16) as ``game``'s shipped bot, with
     ``play`` as its play record (None: the checkpoint's own); refused over 5 MB or if it
     is another game's or player count's network."""
@@ -144,8 +146,8 @@ def ship_checkpoint(checkpoint: Path, game: str, players: int = 2,
         raise ValueError(f"{checkpoint} is a {payload['meta'].get('game')} network trained "
                          f"at {trained} players, not {game} at {players}")
     bots_dir = bots_dir or (BOTS_DIR if algo == "az" else PPO_BOTS_DIR)
-    bot = export_for_play(checkpoint, bots_dir / f"{bot_name(game, players)}.pt", half=True,
-                          play=play)
+    bot = export_for_play(checkpoint, bots_dir / f"{bot_name(game, players, variant)}.pt",
+                          half=True, play=play)
     bot.chmod(0o644)                  # package data: readable by every user of the install
     size = bot.stat().st_size
     if size > MAX_BYTES:
@@ -176,11 +178,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="az: ships az:default; ppo: ships ppo:default")
     parser.add_argument("--from-checkpoint", metavar="PATH",
                         help="ship this checkpoint for the one GAME named, without training")
+    parser.add_argument("--variant", choices=VARIANTS, default=None,
+                        help="ship as a named variant (with --from-checkpoint): gen plays as "
+                             "az:gen, the bot trained on generated boards")
     parser.add_argument("--play", metavar="OPTIONS", default=None,
                         help="the shipped bot's play record as az: options, e.g. "
                              "sims=64,c=1.5 (with --from-checkpoint; az only)")
     args = parser.parse_args(argv)
-    if args.from_checkpoint or args.play is not None:
+    if args.from_checkpoint or args.play is not None or args.variant:
         if not args.from_checkpoint or len(args.games) != 1:
             parser.error("--from-checkpoint ships one checkpoint for one GAME")
         if args.play is not None and args.algo != "az":
@@ -188,7 +193,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             play = None if args.play is None else play_record(args.play)
             ship_checkpoint(Path(args.from_checkpoint), canonical_game(args.games[0]),
-                            args.players, algo=args.algo, play=play)
+                            args.players, algo=args.algo, play=play,
+                            variant=args.variant or "")
         except ValueError as err:
             parser.error(str(err).splitlines()[0])
         return 0

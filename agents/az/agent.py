@@ -26,10 +26,10 @@ from .play_evaluator import play_evaluator
 BOTS_DIR = Path(__file__).resolve().parent / "bots"    # the shipped checkpoints
 
 
-def shipped_checkpoint(game: str, players: int = 2) -> Path:
-    """The checkpoint ``az:default`` (trained at 2 seats) or ``az:default<N>p`` (at N)
-    loads for ``game``; a clear error if none ships."""
-    return shipped_bot(BOTS_DIR, game, players, "AlphaZero", "az")
+def shipped_checkpoint(game: str, players: int = 2, variant: str = "") -> Path:
+    """The checkpoint ``az:default`` (trained at 2 seats), ``az:default<N>p`` (at N) or a
+    variant (``az:gen``) loads for ``game``; a clear error if none ships."""
+    return shipped_bot(BOTS_DIR, game, players, "AlphaZero", "az", variant)
 
 
 # How a bot searches when its checkpoint and its spec say nothing: PUCT's c, leaves per

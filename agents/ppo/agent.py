@@ -16,9 +16,9 @@ from .network import make_network, masked_logits
 PPO_BOTS_DIR = Path(__file__).resolve().parent / "bots"    # the shipped policies
 
 
-def shipped_policy(game: str, players: int = 2) -> Path:
-    """The checkpoint ``ppo:default`` (or ``ppo:default<N>p``) loads for ``game``."""
-    return shipped_bot(PPO_BOTS_DIR, game, players, "PPO", "ppo")
+def shipped_policy(game: str, players: int = 2, variant: str = "") -> Path:
+    """The checkpoint ``ppo:default`` (or ``ppo:default<N>p``, a variant) loads for ``game``."""
+    return shipped_bot(PPO_BOTS_DIR, game, players, "PPO", "ppo", variant)
 
 
 class PPOAgent(Agent):
