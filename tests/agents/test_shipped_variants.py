@@ -1,0 +1,45 @@
+"""Shipped bots by name: ``default``, ``default<N>p`` and variants such as ``gen`` (the
+bot trained on generated boards), written by ``training.ship --variant``."""
+
+from __future__ import annotations
+
+import pytest
+
+from meeplezoo.agents.shipped import bot_stem, shipped_name
+
+
+def test_shipped_names_parse_to_seats_and_variant():
+    assert shipped_name("default") == (2, "")
+    assert shipped_name("default3p") == (3, "")
+    assert shipped_name("gen") == (2, "gen")
+    assert shipped_name("gen4p") == (4, "gen")
+    for path in ("runs/x/checkpoint.pt", "generic", "gen7p", "defaults"):
+        assert shipped_name(path) is None
+    assert bot_stem("hansa_v0", 2, "gen") == "hansa_v0_gen"
+    assert bot_stem("hansa_v0", 3) == "hansa_v0_3p"
+
+
+def test_az_gen_plays_hansa_with_its_recorded_settings_and_is_refused_elsewhere():
+    pytest.importorskip("torch")
+    from meeplezoo.agents.registry import make_agent
+    from meeplezoo.envs import make
+
+    agent = make_agent("az:gen", "hansa_v0", seed=0)
+    assert (agent.simulations, agent.settings["lam"]) == (200, 0.5)
+    env = make("hansa_v0", board="generated:test")
+    env.reset(seed=1)
+    assert env.action_mask()[make_agent("az:gen,sims=8", "hansa_v0", seed=0).act(env)] == 1
+    with pytest.raises(ValueError, match=r"no shipped AlphaZero bot \(gen\) for saint_malo_v0"):
+        make_agent("az:gen", "saint_malo_v0")
+    with pytest.raises(ValueError, match="no shipped PPO bot"):
+        make_agent("ppo:gen", "hansa_v0")
+
+
+def test_ship_writes_a_variant_beside_the_default(tmp_path):
+    pytest.importorskip("torch")
+    from meeplezoo.agents.az.agent import shipped_checkpoint
+    from meeplezoo.training.ship import ship_checkpoint
+
+    bot = ship_checkpoint(shipped_checkpoint("hansa_v0"), "hansa_v0", bots_dir=tmp_path,
+                          variant="gen")
+    assert bot == tmp_path / "hansa_v0_gen.pt" and bot.stat().st_size < 5 * 1024 * 1024
