@@ -30,20 +30,18 @@ at 0, bootstrap intervals, Wilson head-to-head) and written to
 from __future__ import annotations
 
 import argparse
-import contextlib
 import itertools
 import json
-import multiprocessing
 import os
 import shlex
 import sys
-import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 
-from .arena_game import forfeits, play_one
+from .arena_game import forfeits
+from .arena_run import play_jobs
 
 MAX_DEALS = 100_000        # deals of one run: a million games' records is a typo's size
 
@@ -119,38 +117,6 @@ def load_records(path: Path) -> list[dict]:
     return records
 
 
-class _Progress:
-    """tqdm when installed, else a line every ``every`` seconds with the ETA."""
-
-    def __init__(self, total: int, enabled: bool, every: float = 10.0):
-        self.total, self.done, self.enabled, self.every = total, 0, enabled, every
-        self.started = self.last = time.perf_counter()
-        self.bar = None
-        if enabled:
-            try:
-                from tqdm import tqdm
-                self.bar = tqdm(total=total, unit="game", dynamic_ncols=True, file=sys.stderr)
-            except ImportError:
-                pass
-
-    def update(self) -> None:
-        self.done += 1
-        if self.bar is not None:
-            self.bar.update()
-            return
-        now = time.perf_counter()
-        if self.enabled and (now - self.last >= self.every or self.done == self.total):
-            self.last = now
-            rate = self.done / max(now - self.started, 1e-9)
-            eta = (self.total - self.done) / max(rate, 1e-9)
-            print(f"arena: {self.done}/{self.total} games, {rate:.2f} games/s, "
-                  f"ETA {eta:.0f} s", file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
 def check_setup(game: str, agents: Sequence[str], num_players: int) -> str:
     """Validate everything before any worker starts; the resolved game name."""
     from meeplezoo.agents.registry import make_agent
@@ -220,77 +186,6 @@ def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int
     records = [r for r in load_records(path) if r.get("game") == game
                and r.get("num_players") == num_players and set(r["seats"]) <= wanted]
     return path, records
-
-
-def play_jobs(todo: Sequence[dict], path: Path, workers: int | None = None,
-              ray: str | None = None, progress: bool = True) -> None:
-    """Play scheduled games (``play_one`` jobs), each record appended to ``path`` as it
-    ends: in this process, in ``workers`` spawned processes, or as Ray tasks."""
-    workers = workers or min(2, os.cpu_count() or 1)
-    bar = _Progress(len(todo), progress)
-    try:
-        with path.open("a") as sink, _one_torch_thread():
-            if ray is not None:
-                from .arena_ray import play_on_ray
-
-                # One result per task, retried or not: each game is written once.
-                nodes = play_on_ray(todo, lambda record: _drain([record], sink, bar), ray,
-                                    workers)
-                if progress and nodes:
-                    print(f"arena: {sum(nodes.values())} games on {len(nodes)} Ray node(s)",
-                          file=sys.stderr)
-            elif workers <= 1 or len(todo) <= 1:
-                _drain(map(play_one, todo), sink, bar)
-            else:
-                # Each agent's first game runs here, so its kernels compile (or load from
-                # numba's cache) once, instead of in every worker at the same moment.
-                first, seen = [], set()
-                for job in todo:
-                    if not set(job["seats"]) <= seen:
-                        first.append(job)
-                        seen |= set(job["seats"])
-                _drain(map(play_one, first), sink, bar)
-                rest = [job for job in todo if not any(job is f for f in first)]
-                if rest:
-                    with multiprocessing.get_context("spawn").Pool(
-                            workers, initializer=_one_thread_each) as pool:
-                        _drain(pool.imap_unordered(play_one, rest), sink, bar)
-    finally:
-        bar.close()
-
-
-def _one_thread_each() -> None:
-    """Workers already fill the cores: a network agent's torch would start one thread per
-    core in each of them, and the oversubscribed threads multiplied its think time (a
-    1.6 ms move alone took 14-71 ms in the workers).  Set before torch loads."""
-    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ[name] = "1"
-    if "torch" in sys.modules:                      # already loaded: tell it directly
-        sys.modules["torch"].set_num_threads(1)
-
-
-@contextlib.contextmanager
-def _one_torch_thread():
-    """The games played in this process think on one torch thread too, as in the workers:
-    the search is single-threaded, so a think-time ratio compares a core with a core (and a
-    network on all cores of a busy machine took 150 ms a move instead of 23).  Torch's
-    thread count is restored afterwards."""
-    torch = sys.modules.get("torch")
-    before = torch.get_num_threads() if torch is not None else None
-    if torch is not None:
-        torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        if torch is not None:
-            torch.set_num_threads(before)
-
-
-def _drain(results: Iterable[dict], sink, bar: _Progress) -> None:
-    for record in results:
-        sink.write(json.dumps(record) + "\n")
-        sink.flush()
-        bar.update()
 
 
 # ---------------------------------------------------------------------------- reporting

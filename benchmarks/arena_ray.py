@@ -26,8 +26,8 @@ def _play_task(job: dict) -> tuple[dict, str]:
     node it ran on."""
     import ray
 
-    from .arena import _one_thread_each
     from .arena_game import play_one
+    from .arena_run import _one_thread_each
 
     _one_thread_each()
     return play_one(job), ray.get_runtime_context().get_node_id()

@@ -32,11 +32,11 @@ def _start(*args, **kwargs):
 @pytest.fixture
 def stubbed(monkeypatch, tmp_path):
     """Work stubbed at the points where each command would start it; cwd a temp folder."""
-    from meeplezoo.benchmarks import arena, arena_ray
+    from meeplezoo.benchmarks import arena_ray, arena_run
     from meeplezoo.training import az, az_ray, expert, ppo, terminal
 
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(arena, "_drain", _start)
+    monkeypatch.setattr(arena_run, "_drain", _start)
     monkeypatch.setattr(arena_ray, "connect", _start)
     monkeypatch.setattr(az_ray, "connect", _start)
     monkeypatch.setattr(az, "LockstepSelfPlay", _start)

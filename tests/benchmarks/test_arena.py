@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from meeplezoo.benchmarks import arena, ratings
+from meeplezoo.benchmarks import arena, arena_run, ratings
 
 needs_openskill = pytest.mark.skipif(importlib.util.find_spec("openskill") is None,
                                      reason="pip install openskill")
@@ -153,13 +153,13 @@ def test_games_played_in_this_process_think_on_one_torch_thread(tmp_path, monkey
     """As in the workers: a network agent may not take every core beside the others (a
     think-time ratio compares one core with one), and torch's setting comes back after."""
     torch = pytest.importorskip("torch")
-    threads, real = [], arena.play_one
+    threads, real = [], arena_run.play_one
 
     def spy(job):
         threads.append(torch.get_num_threads())
         return real(job)
 
-    monkeypatch.setattr(arena, "play_one", spy)
+    monkeypatch.setattr(arena_run, "play_one", spy)
     before = torch.get_num_threads()
     torch.set_num_threads(2)
     try:

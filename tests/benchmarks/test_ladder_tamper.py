@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from meeplezoo.benchmarks import arena, ladder
+from meeplezoo.benchmarks import arena_run, ladder
 from meeplezoo.benchmarks.ladder_check import check_anchor_spec
 from meeplezoo.training import cli
 
@@ -35,7 +35,7 @@ def no_games(monkeypatch):
     def played(*args, **kwargs):
         raise Played
 
-    monkeypatch.setattr(arena, "_drain", played)
+    monkeypatch.setattr(arena_run, "_drain", played)
 
 
 def tampered(folder, name=NAME, fields=None, records=None, bots=False):

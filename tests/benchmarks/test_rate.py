@@ -201,13 +201,13 @@ def test_rate_refuses_a_number_out_of_range_before_any_game(monkeypatch, tmp_pat
                                                             flag, value):
     import warnings
 
-    from meeplezoo.benchmarks import arena
+    from meeplezoo.benchmarks import arena_run
     from meeplezoo.training import cli
 
     def played(*args, **kwargs):
         raise AssertionError("a game was started")
 
-    monkeypatch.setattr(arena, "_drain", played)
+    monkeypatch.setattr(arena_run, "_drain", played)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         status = cli.main(["rate", "hansa", "--agent", "random", f"{flag}={value}", "--out",

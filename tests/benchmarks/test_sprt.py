@@ -106,12 +106,12 @@ def test_match_stops_at_the_bound_and_replays_the_same_games(tmp_path, capsys):
 @pytest.fixture
 def no_games(monkeypatch):
     """The arena's game loop stubbed: a command that gets past its checks fails at once."""
-    from meeplezoo.benchmarks import arena
+    from meeplezoo.benchmarks import arena_run
 
     def played(*args, **kwargs):
         raise AssertionError("a game was started")
 
-    monkeypatch.setattr(arena, "_drain", played)
+    monkeypatch.setattr(arena_run, "_drain", played)
 
 
 def refused_by_the_cli(argv, capsys) -> str:
