@@ -24,12 +24,6 @@ def shipped_name(name: str) -> tuple[int, str] | None:
     return int(match[2] or 2), "" if match[1] == "default" else match[1]
 
 
-def shipped_players(name: str) -> int | None:
-    """The seats of the shipped bot an agent spec names (any variant), or None."""
-    found = shipped_name(name)
-    return None if found is None else found[0]
-
-
 def bot_stem(game: str, players: int = 2, variant: str = "") -> str:
     """A shipped bot's file stem: ``<game>[_<variant>][_<N>p]``."""
     return game + (f"_{variant}" if variant else "") + ("" if players == 2 else f"_{players}p")

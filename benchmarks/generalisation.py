@@ -33,7 +33,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from .arena import check_run_options, load_records, play_jobs, resolve_game
+from .arena import check_run_options, game_key, load_records, play_jobs, resolve_game
 from .common import RESULTS_DIR, command_main
 from .ratings import points_over, wilson
 
@@ -149,8 +149,8 @@ def run(game: str, agent: str, opponents: Sequence[str], deals: int, seed: int, 
 
 
 def _key(record: dict) -> tuple:
-    return (record["set"], tuple(record["seats"]), record["seed"],
-            json.dumps(record.get("env_options") or {}, sort_keys=True))
+    """The arena's game key (its board included) and the set the game counts for."""
+    return record["set"], *game_key(record)
 
 
 def checkpoints_in(folder: Path) -> list[tuple[int, Path]]:

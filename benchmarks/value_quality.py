@@ -154,15 +154,16 @@ def heuristic_evaluator(game: str, kind: str = "auto", rollouts: int = 16,
 
 
 def resolve_checkpoint(name: str, game: str, players: int) -> Path:
-    """A checkpoint path from ``az:default``, ``az:default3p``, ``az:<path>`` or a path."""
-    from meeplezoo.agents.shipped import shipped_players
+    """A checkpoint path from ``az:default``, ``az:default3p``, ``az:gen``, ``az:<path>`` or
+    a path."""
+    from meeplezoo.agents.shipped import shipped_name
 
     path = name.removeprefix("az:")
-    seats = shipped_players(path)
-    if seats is not None:
+    shipped = shipped_name(path)
+    if shipped is not None:
         from meeplezoo.agents.az.agent import shipped_checkpoint
 
-        return shipped_checkpoint(game, seats)
+        return shipped_checkpoint(game, *shipped)
     if not Path(path).is_file():
         raise ValueError(f"checkpoint {name!r}: no such file")
     return Path(path)

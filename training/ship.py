@@ -55,12 +55,6 @@ PPO_UPDATES_PER_MINUTE = {"carcassonne_v0": 6, "hansa_teutonica_v0": 12, "hansa_
 BUFFER_SIZE = {"carcassonne_v0": 100_000}
 
 
-def bot_name(game: str, players: int = 2, variant: str = "") -> str:
-    """The shipped bot's file stem (``az:default`` at 2 players, ``az:default3p``,
-    ``az:gen``...)."""
-    return bot_stem(game, players, variant)
-
-
 def _run_flags(rate: float, game: str, minutes: float, torch_threads: int, players: int,
                evaluations: int, resume: bool) -> tuple[str, list[str]]:
     """``--eval-every`` for about ``evaluations`` evaluations at ``rate`` updates (or
@@ -88,7 +82,7 @@ def ship_arguments(game: str, minutes: float, run_dir: str, torch_threads: int =
             "--updates-per-iteration", str(UPDATES_PER_ITERATION),
             "--buffer-size", str(BUFFER_SIZE.get(rules_name(game), 200_000)),
             "--checkpoint-every", "100", "--eval-every", every, "--eval-games", "20",
-            "--run-dir", run_dir, "--run-name", f"ship_{bot_name(game, players)}", *extra]
+            "--run-dir", run_dir, "--run-name", f"ship_{bot_stem(game, players)}", *extra]
 
 
 def ppo_ship_arguments(game: str, minutes: float, run_dir: str, torch_threads: int = 0,
@@ -101,7 +95,7 @@ def ppo_ship_arguments(game: str, minutes: float, run_dir: str, torch_threads: i
     return [game, "--algo", "ppo", "--minutes", f"{minutes:g}", "--total-steps",
             "1000000000", "--eval-every", every, "--eval-games", "20",
             "--eval-opponents", "greedy", "--run-dir", run_dir,
-            "--run-name", f"ppo_ship_{bot_name(game, players)}", *extra]
+            "--run-name", f"ppo_ship_{bot_stem(game, players)}", *extra]
 
 
 def ship(game: str, minutes: float, run_dir: str, bots_dir: Path | None = None,
@@ -146,7 +140,7 @@ def ship_checkpoint(checkpoint: Path, game: str, players: int = 2,
         raise ValueError(f"{checkpoint} is a {payload['meta'].get('game')} network trained "
                          f"at {trained} players, not {game} at {players}")
     bots_dir = bots_dir or (BOTS_DIR if algo == "az" else PPO_BOTS_DIR)
-    bot = export_for_play(checkpoint, bots_dir / f"{bot_name(game, players, variant)}.pt",
+    bot = export_for_play(checkpoint, bots_dir / f"{bot_stem(game, players, variant)}.pt",
                           half=True, play=play)
     bot.chmod(0o644)                  # package data: readable by every user of the install
     size = bot.stat().st_size

@@ -135,8 +135,7 @@ class BatchEnv:
         it), or with ``seeds`` (one per game) exactly as the AEC env's ``reset(seed=s)``
         starts it (same board of a distribution, same start seat, same dice)."""
         if seeds is not None:
-            seeds = [check_int("seeds", int(s) if isinstance(s, np.integer) else s, 0,
-                               (1 << 64) - 1) for s in seeds]
+            seeds = [check_int("seeds", s, 0, (1 << 64) - 1) for s in seeds]
             if len(seeds) != self.batch_size:
                 raise ValueError(f"seeds: expected {self.batch_size} (one per game), "
                                  f"got {len(seeds)}")

@@ -161,15 +161,17 @@ class BoardDistribution:
             self._bank = _cached_bank(self, progress)
         return self._bank
 
-    def build_rows(self, start: int, stop: int, progress: bool) -> np.ndarray:
-        rows = np.zeros((stop - start, self.spec.make_config().shape[0]), dtype=np.int64)
+    def build_rows(self, progress: bool) -> np.ndarray:
+        """Every board's config, built now (a line every 5 s with ``progress``)."""
+        rows = np.zeros((self.seeds.size, self.config_of(self.seeds.first).size),
+                        dtype=np.int64)
         began = last = time.perf_counter()
-        for row in range(start, stop):
-            rows[row - start] = self._config_of(self.seeds.seed_at(row))
+        for row in range(self.seeds.size):
+            rows[row] = self._config_of(self.seeds.seed_at(row))
             now = time.perf_counter()
             if progress and now - last > 5.0:
                 last = now
-                print(f"{self.spec.name}: building boards {row + 1:,}/{stop:,} "
+                print(f"{self.spec.name}: building boards {row + 1:,}/{self.seeds.size:,} "
                       f"({now - began:.0f} s)", file=sys.stderr, flush=True)
         return rows
 
@@ -188,7 +190,7 @@ def _bank_key(dist: BoardDistribution) -> str:
 def _cached_bank(dist: BoardDistribution, progress: bool) -> np.ndarray:
     """The range's configs from the file cache, or built (and cached when it took long
     enough to be worth a file: small ranges are built in a moment)."""
-    width = dist.spec.make_config().shape[0]
+    width = dist.config_of(dist.seeds.first).size
     path = cache_dir() / _bank_key(dist)
     try:
         bank = np.load(path, allow_pickle=False)
@@ -199,7 +201,7 @@ def _cached_bank(dist: BoardDistribution, progress: bool) -> np.ndarray:
     except (OSError, ValueError):
         pass                                    # missing, unreadable or not ours: rebuild
     began = time.perf_counter()
-    bank = dist.build_rows(0, dist.seeds.size, progress)
+    bank = dist.build_rows(progress)
     if dist.seeds.size >= 256:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

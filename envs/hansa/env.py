@@ -73,12 +73,15 @@ class raw_env(KernelEnv):  # noqa: N801 (PettingZoo's naming)
     def __init__(self, num_players: int = 2, render_mode: str | None = None, **options):
         super().__init__(num_players=num_players, render_mode=render_mode, **options)
         board = self.rule_options.get("board")
-        self.board = load_board(None if self.boards is not None else board)
+        self._board = load_board(None if self.boards is not None else board)
 
-    def reset(self, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed, options=options)
-        if self.boards is not None:             # a distribution: this game's board
-            self.board = load_board(f"generated:{self.board_seed}")
+    @property
+    def board(self):
+        """The board of this game: with a distribution, the one its reset drew (made when
+        asked, for the render's title: resets of self-play games never need it)."""
+        if self.boards is not None and self.board_seed is not None:
+            return load_board(f"generated:{self.board_seed}")
+        return self._board
 
     def render(self):
         if self.render_mode in ("ansi", "human"):

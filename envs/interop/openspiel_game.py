@@ -123,10 +123,11 @@ class MeepleZooGame(pyspiel.Game):
         start_seat = params.get("start_seat", RANDOM_START)
         if start_seat != RANDOM_START:
             check_int("start_seat", start_seat, 0, players - 1)
+        config, boards = first_config(game_spec, dict(rule_options or {}))
         info = pyspiel.GameInfo(
             num_distinct_actions=game_spec.num_actions,
             max_chance_outcomes=max(game_spec.max_chance_outcomes,
-                                    _board_count(game_spec, rule_options or {}), players),
+                                    0 if boards is None else boards.seeds.size, players),
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
@@ -137,7 +138,7 @@ class MeepleZooGame(pyspiel.Game):
         self.game_spec = game_spec
         self.num_seats = players
         self.start_seat = int(start_seat)
-        self.config, self.boards = first_config(game_spec, dict(rule_options or {}))
+        self.config, self.boards = config, boards
 
     def initial_chance_actions(self, seed: int) -> list[int]:
         """The chance actions (board, then start seat) that ``reset(seed=seed)`` of the AEC
@@ -283,13 +284,6 @@ class MeepleZooState(pyspiel.State):
 
     def _enumerate_chance(self) -> int:
         return int(self.kernels["chance_outcomes"](self.array, self._codes, self._probs))
-
-
-def _board_count(game_spec, rule_options: dict) -> int:
-    from ..core.boards import distribution_of
-
-    boards = distribution_of(game_spec, dict(rule_options))
-    return 0 if boards is None else boards.seeds.size
 
 
 def final_rewards_of(game_spec, array: np.ndarray, num_players: int) -> np.ndarray:

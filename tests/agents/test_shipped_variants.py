@@ -43,3 +43,10 @@ def test_ship_writes_a_variant_beside_the_default(tmp_path):
     bot = ship_checkpoint(shipped_checkpoint("hansa_v0"), "hansa_v0", bots_dir=tmp_path,
                           variant="gen")
     assert bot == tmp_path / "hansa_v0_gen.pt" and bot.stat().st_size < 5 * 1024 * 1024
+
+
+def test_value_quality_resolves_the_variant_not_the_default():
+    from meeplezoo.benchmarks.value_quality import resolve_checkpoint
+
+    assert resolve_checkpoint("az:gen", "hansa_v0", 2).name == "hansa_v0_gen.pt"
+    assert resolve_checkpoint("az:default", "hansa_v0", 2).name == "hansa_v0.pt"
