@@ -154,13 +154,18 @@ def heuristic_evaluator(game: str, kind: str = "auto", rollouts: int = 16,
 
 
 def resolve_checkpoint(name: str, game: str, players: int) -> Path:
-    """A checkpoint path from ``az:default``, ``az:default3p``, ``az:gen``, ``az:<path>`` or
-    a path."""
+    """A checkpoint path from ``az:default``, ``az:default3p``, ``az:gen``, ``az:<path>``,
+    ``ppo:default`` (``ppo:default3p``), ``ppo:<path>`` or a path (an AlphaZero one)."""
     from meeplezoo.agents.shipped import shipped_name
 
-    path = name.removeprefix("az:")
+    is_ppo = name.startswith("ppo:")
+    path = name.removeprefix("ppo:") if is_ppo else name.removeprefix("az:")
     shipped = shipped_name(path)
     if shipped is not None:
+        if is_ppo:
+            from meeplezoo.agents.ppo.agent import shipped_policy
+
+            return shipped_policy(game, *shipped)
         from meeplezoo.agents.az.agent import shipped_checkpoint
 
         return shipped_checkpoint(game, *shipped)
@@ -171,16 +176,56 @@ def resolve_checkpoint(name: str, game: str, players: int) -> Path:
 
 def network_evaluator(name: str, test_set: ValueSet) -> Callable:
     """The network of checkpoint ``name`` as an evaluator, refused unless it was trained
-    on the set's game, env version and player count."""
+    on the set's game, env version and player count (``ppo:...``: a PPO policy's value
+    head, :func:`ppo_value_evaluator`)."""
     from meeplezoo.agents.az.agent import load_az_network
     from meeplezoo.agents.az.evaluator import NetworkEvaluator
     from meeplezoo.envs import spec
     from meeplezoo.training.checkpoint import load_checkpoint
 
     path = resolve_checkpoint(name, test_set.game, test_set.players)
+    if name.startswith("ppo:"):
+        return ppo_value_evaluator(path, test_set, name)
     network, meta = load_az_network(path)
     check_network(meta, load_checkpoint(path).get("options", {}), test_set, name)
     return NetworkEvaluator(network, spec(test_set.game))
+
+
+def ppo_value_evaluator(path: Path, test_set: ValueSet, name: str) -> Callable:
+    """A PPO policy's value head: one (discounted) value for the seat each position is
+    observed by, so only the seat to move's figures mean anything.  The other seats get
+    its negation at 2 players (zero-sum) and NaN beyond (``all_seats`` is then NaN)."""
+    import torch
+
+    from meeplezoo.agents.az.evaluator import observers
+    from meeplezoo.agents.ppo.network import make_network
+    from meeplezoo.envs import spec
+    from meeplezoo.envs.core.batch import observe_batch
+    from meeplezoo.training.checkpoint import load_checkpoint, load_weights
+
+    payload = load_checkpoint(path)
+    meta = payload.get("meta", {})
+    if meta.get("architecture") != "mlp":
+        raise ValueError(f"{name} is not a PPO policy (architecture "
+                         f"{meta.get('architecture')!r})")
+    check_network(meta, payload.get("options", {}), test_set, name)
+    network = make_network(meta)
+    load_weights(network, payload["model"], str(path))
+    network.eval()
+    game_spec, players = spec(test_set.game), test_set.players
+
+    @torch.no_grad()
+    def evaluate(states: np.ndarray, masks=None) -> np.ndarray:
+        seats = observers(game_spec, states)
+        obs = torch.from_numpy(observe_batch(game_spec, states, seats))
+        value = network.get_value(obs.float()).double().numpy()
+        values = np.full((len(states), players), np.nan if players > 2 else 0.0)
+        if players == 2:
+            values[:] = -value[:, None]
+        values[np.arange(len(states)), seats] = value
+        return values
+
+    return evaluate
 
 
 def check_network(meta: dict, options: dict, test_set: ValueSet, name: str) -> None:
@@ -217,7 +262,8 @@ def add_arguments(parser) -> None:
     report = commands.add_parser("report", help="measure checkpoints and the heuristic")
     report.add_argument("game")
     report.add_argument("--checkpoint", action="append", default=[],
-                        help="az:default, az:default3p or a path (repeatable)")
+                        help="az:default, az:default3p, ppo:default, ppo:<path> or a "
+                        "path (repeatable)")
     report.add_argument("--heuristic", nargs="?", const="auto", default=None,
                         help="also the search's heuristic: auto (default), leaf, rollout")
     report.add_argument("--rollouts", type=int, default=16)

@@ -245,3 +245,34 @@ def test_the_trainer_logs_value_quality(tiny, tmp_path):
     train(Options(**SMALL, iterations=2, run_dir=str(tmp_path), run_name="off",
                   value_set=None))
     assert not (tmp_path / "off" / "value_quality.csv").exists()
+
+
+def test_a_ppo_policys_value_head_is_measured_for_the_seat_to_move(tiny):
+    """``ppo:default``'s values against the policy's own value of each position, observed
+    one at a time through the AEC env; the other seat gets the negation (2 players)."""
+    import torch
+
+    from meeplezoo.agents.ppo.agent import PPOAgent, shipped_policy
+    from meeplezoo.envs import make
+
+    test_set = load_set(tiny[1])
+    values = network_evaluator("ppo:default", test_set)(test_set.states)
+    agent, env = PPOAgent(str(shipped_policy(GAME))), make(GAME)
+    env.reset(seed=0)
+    for row in (0, 5, 17, 31):
+        env.unwrapped.state[:] = test_set.states[row]
+        mover = int(test_set.states[row, H_TO_MOVE])
+        obs = env.observe(env.possible_agents[mover])["observation"]
+        with torch.no_grad():
+            expected = float(agent.network.get_value(torch.as_tensor(obs)[None].float())[0])
+        assert values[row, mover] == pytest.approx(expected, abs=1e-4)
+        assert values[row, 1 - mover] == pytest.approx(-expected, abs=1e-4)
+    assert value_quality(lambda s, m=None: values, test_set)["mover"]["all"]["positions"] == 32
+    with pytest.raises(ValueError, match="not a PPO policy"):
+        network_evaluator(f"ppo:{resolve_az_default()}", test_set)
+
+
+def resolve_az_default() -> str:
+    from meeplezoo.agents.az.agent import shipped_checkpoint
+
+    return str(shipped_checkpoint(GAME, 2))
