@@ -20,6 +20,7 @@ or ``margin_scale``, which only :func:`buffer_rows` applies.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import time
 from pathlib import Path
@@ -193,18 +194,19 @@ def generate(jobs: list[dict], workers: int, progress: bool) -> tuple[dict, dict
         bar.update(1)
         bar.set_postfix(positions=count, per_s=f"{rate:.1f}")
 
+    # a policy teacher scores one position at a time: torch's extra threads only contend
+    # with the other workers' (seven times slower with two workers on two cores) or with
+    # whatever else runs (ten times, in this process beside one other job)
+    policy = jobs[0].get("teacher", "mcts") != "mcts"
     try:
         if workers <= 1 or len(jobs) <= 1:
-            for job in jobs:
-                collect(play_game(job))
+            with _torch_threads(1 if policy else 0):      # the pretraining keeps its own
+                for job in jobs:
+                    collect(play_game(job))
         else:
             # The first game here compiles the search (or loads it from numba's cache) once,
             # so the workers load it instead of each compiling it at the same moment.
             collect(play_game(jobs[0]))
-            # a policy teacher scores one position at a time: torch's extra threads in
-            # each worker only contend with the other workers' (seven times slower with
-            # two workers on two cores); this process keeps its own for the pretraining
-            policy = jobs[0].get("teacher", "mcts") != "mcts"
             with multiprocessing.get_context("spawn").Pool(
                     workers, initializer=_one_torch_thread if policy else None) as pool:
                 for result in pool.imap(play_game, jobs[1:]):   # in game order
@@ -221,6 +223,22 @@ def _one_torch_thread() -> None:
     import torch
 
     torch.set_num_threads(1)
+
+
+@contextlib.contextmanager
+def _torch_threads(threads: int):
+    """torch on ``threads`` threads inside the block (0: as it is), as before after it."""
+    if not threads:
+        yield
+        return
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def save_positions(path: Path, positions: dict, game: str, players: int,

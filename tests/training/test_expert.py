@@ -230,3 +230,26 @@ def test_a_policy_teacher_gives_its_distribution_and_value(tmp_path):
     np.testing.assert_allclose(policies[0], expected, atol=1e-6)
     seat = env.possible_agents.index(env.agent_selection)
     assert search[0, seat] == pytest.approx(float(np.clip(value.item(), -1, 1)))
+
+
+def test_a_policy_teacher_plays_on_one_torch_thread_in_process(monkeypatch):
+    """With one worker the games run here: a policy teacher's one-position forward passes
+    on torch's default threads contended with anything else running (ten times slower);
+    they run on one thread, and the pretraining gets the threads back."""
+    from meeplezoo.training import expert_games
+
+    seen = []
+    monkeypatch.setattr(expert_games, "play_game",
+                        lambda job: seen.append(torch.get_num_threads()) or {
+                            "positions": {name: np.zeros(0) for name in
+                                          expert_games.POSITION_FIELDS},
+                            "decisions": 0})
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        generate([{"game": GAME, "teacher": "ppo:default"}] * 2, workers=1, progress=False)
+        generate([{"game": GAME, "teacher": "mcts", "simulations": 8}], workers=1,
+                 progress=False)
+        assert seen == [1, 1, 2] and torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
