@@ -4,7 +4,6 @@ the arena, matches, ladders and the generalisation protocol."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import multiprocessing
 import os
@@ -12,6 +11,8 @@ import sys
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+
+from meeplezoo.agents.torch_threads import one_torch_thread
 
 from .arena_game import play_one
 
@@ -55,7 +56,7 @@ def play_jobs(todo: Sequence[dict], path: Path, workers: int | None = None,
     workers = workers or min(2, os.cpu_count() or 1)
     bar = _Progress(len(todo), progress)
     try:
-        with path.open("a") as sink, _one_torch_thread():
+        with path.open("a") as sink, one_torch_thread():
             if ray is not None:
                 from .arena_ray import play_on_ray
 
@@ -93,23 +94,6 @@ def _one_thread_each() -> None:
         os.environ[name] = "1"
     if "torch" in sys.modules:                      # already loaded: tell it directly
         sys.modules["torch"].set_num_threads(1)
-
-
-@contextlib.contextmanager
-def _one_torch_thread():
-    """The games played in this process think on one torch thread too, as in the workers:
-    the search is single-threaded, so a think-time ratio compares a core with a core (and a
-    network on all cores of a busy machine took 150 ms a move instead of 23).  Torch's
-    thread count is restored afterwards."""
-    torch = sys.modules.get("torch")
-    before = torch.get_num_threads() if torch is not None else None
-    if torch is not None:
-        torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        if torch is not None:
-            torch.set_num_threads(before)
 
 
 def _drain(results: Iterable[dict], sink, bar: _Progress) -> None:

@@ -29,6 +29,7 @@ import numpy as np
 
 from meeplezoo.agents.mcts.tree import ACTION, BACKED, CHILD, FIRST_EDGE, NUM_EDGES, VISITS
 from meeplezoo.agents.mcts.uct import P_BACKUP
+from meeplezoo.agents.torch_threads import one_torch_thread
 
 POSITIONS_FORMAT = 1
 # name -> (dtype, width: "state", "actions", "seats" or None for one column)
@@ -196,21 +197,22 @@ def generate(jobs: list[dict], workers: int, progress: bool) -> tuple[dict, dict
 
     # a policy teacher scores one position at a time: torch's extra threads only contend
     # with the other workers' (seven times slower with two workers on two cores) or with
-    # whatever else runs (ten times, in this process beside one other job)
+    # whatever else runs (ten times, in this process beside one other job); the
+    # pretraining gets torch's threads back
     policy = jobs[0].get("teacher", "mcts") != "mcts"
     try:
-        if workers <= 1 or len(jobs) <= 1:
-            with _torch_threads(1 if policy else 0):      # the pretraining keeps its own
+        with one_torch_thread(load=True) if policy else contextlib.nullcontext():
+            if workers <= 1 or len(jobs) <= 1:
                 for job in jobs:
                     collect(play_game(job))
-        else:
-            # The first game here compiles the search (or loads it from numba's cache) once,
-            # so the workers load it instead of each compiling it at the same moment.
-            collect(play_game(jobs[0]))
-            with multiprocessing.get_context("spawn").Pool(
-                    workers, initializer=_one_torch_thread if policy else None) as pool:
-                for result in pool.imap(play_game, jobs[1:]):   # in game order
-                    collect(result)
+            else:
+                # The first game here compiles the search (or loads it from numba's cache)
+                # once, so the workers load it instead of each compiling it at once.
+                collect(play_game(jobs[0]))
+                with multiprocessing.get_context("spawn").Pool(
+                        workers, initializer=_one_torch_thread if policy else None) as pool:
+                    for result in pool.imap(play_game, jobs[1:]):   # in game order
+                        collect(result)
     finally:
         bar.close()
     positions = {name: np.concatenate([r[name] for r in results]) for name in POSITION_FIELDS}
@@ -223,22 +225,6 @@ def _one_torch_thread() -> None:
     import torch
 
     torch.set_num_threads(1)
-
-
-@contextlib.contextmanager
-def _torch_threads(threads: int):
-    """torch on ``threads`` threads inside the block (0: as it is), as before after it."""
-    if not threads:
-        yield
-        return
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(threads)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
 
 
 def save_positions(path: Path, positions: dict, game: str, players: int,

@@ -1,0 +1,27 @@
+"""Torch on one thread while games are played in this process (the arena's and the expert
+generator's): the searches are single-threaded and a network agent scores one position at
+a time, so torch's extra threads only contend with the other workers or jobs on the
+machine (a network on all cores of a busy machine took 150 ms a move instead of 23; a
+policy teacher's games ran ten times slower beside one other job)."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+
+
+@contextlib.contextmanager
+def one_torch_thread(load: bool = False):
+    """Torch on one thread inside the block, its thread count restored after it.  Torch
+    is not imported for this unless ``load`` (games of searches alone never need it)."""
+    torch = sys.modules.get("torch")
+    if torch is None and load:
+        import torch
+    before = torch.get_num_threads() if torch is not None else None
+    if torch is not None:
+        torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        if torch is not None:
+            torch.set_num_threads(before)
