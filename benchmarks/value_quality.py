@@ -198,10 +198,10 @@ def ppo_value_evaluator(path: Path, test_set: ValueSet, name: str) -> Callable:
     import torch
 
     from meeplezoo.agents.az.evaluator import observers
-    from meeplezoo.agents.ppo.network import make_network
+    from meeplezoo.agents.ppo.agent import load_policy
     from meeplezoo.envs import spec
     from meeplezoo.envs.core.batch import observe_batch
-    from meeplezoo.training.checkpoint import load_checkpoint, load_weights
+    from meeplezoo.training.checkpoint import load_checkpoint
 
     payload = load_checkpoint(path)
     meta = payload.get("meta", {})
@@ -209,9 +209,7 @@ def ppo_value_evaluator(path: Path, test_set: ValueSet, name: str) -> Callable:
         raise ValueError(f"{name} is not a PPO policy (architecture "
                          f"{meta.get('architecture')!r})")
     check_network(meta, payload.get("options", {}), test_set, name)
-    network = make_network(meta)
-    load_weights(network, payload["model"], str(path))
-    network.eval()
+    network, _ = load_policy(path, payload=payload)
     game_spec, players = spec(test_set.game), test_set.players
 
     @torch.no_grad()

@@ -21,6 +21,20 @@ def shipped_policy(game: str, players: int = 2, variant: str = "") -> Path:
     return shipped_bot(PPO_BOTS_DIR, game, players, "PPO", "ppo", variant)
 
 
+def load_policy(path, device: str = "cpu",
+                payload: dict | None = None) -> tuple[torch.nn.Module, dict]:
+    """A PPO checkpoint's network, on ``device`` in eval mode, and the checkpoint
+    (``payload``: the checkpoint at ``path``, already loaded)."""
+    from meeplezoo.training.checkpoint import load_checkpoint, load_weights
+
+    if payload is None:
+        payload = load_checkpoint(path, map_location=device)
+    network = make_network(payload["meta"]).to(device)
+    load_weights(network, payload["model"], str(path))
+    network.eval()
+    return network, payload
+
+
 class PPOAgent(Agent):
     """Plays the seat to move with a checkpointed policy, from that seat's observation.
 
@@ -31,14 +45,9 @@ class PPOAgent(Agent):
     def __init__(self, checkpoint_path: str, greedy: bool = True, seed: int | None = None,
                  device: str = "cpu"):
         super().__init__(seed)
-        from meeplezoo.training.checkpoint import load_checkpoint, load_weights
-
-        payload = load_checkpoint(checkpoint_path, map_location=device)
+        self.network, payload = load_policy(checkpoint_path, device)
         self.meta = payload["meta"]
         self.game = self.meta["game"]
-        self.network = make_network(self.meta).to(device)
-        load_weights(self.network, payload["model"], checkpoint_path)
-        self.network.eval()
         self.greedy, self.device = greedy, torch.device(device)
         self.name = f"ppo:{checkpoint_path}" + ("" if greedy else ",sample")
 
