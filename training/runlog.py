@@ -158,6 +158,12 @@ def resume_or_refuse(options, checkpoint_path: Path, meta: dict, network, optimi
         payload = load_checkpoint(checkpoint_path, expect=meta, map_location=device)
         load_weights(network, payload["model"], checkpoint_path)
         optimizer.load_state_dict(payload["optimizer"])
+        # the optimizer's state dict carries the learning rate it was saved with; the
+        # options of this invocation are what the user asked the resumed run to use
+        for group in optimizer.param_groups:
+            group["lr"] = options.learning_rate
+            if hasattr(options, "weight_decay"):
+                group["weight_decay"] = options.weight_decay
         counters.update(payload["counters"])
         restore_rng(payload, np_rng)
         return True

@@ -92,7 +92,8 @@ def test_pretraining_lowers_the_loss(run):
 
 def test_self_play_resumes_from_the_run_folder(run, tmp_path):
     """``--algo az --resume`` starts from the pretrained weights (no update is taken here:
-    ``--min-buffer`` is the buffer's size) with the search's positions in its buffer."""
+    ``--min-buffer`` is the buffer's size) with the search's positions in its buffer, and
+    at the learning rate and weight decay it is given, not the pretraining's."""
     result, folder = run
     shutil.copytree(folder, tmp_path / "tiny")
     pretrained = load_checkpoint(folder / "checkpoint.pt")
@@ -102,9 +103,13 @@ def test_self_play_resumes_from_the_run_folder(run, tmp_path):
                           "--fast-simulations", "2", "--considered", "2",
                           "--moves-per-iteration", "8", "--buffer-size", "2000",
                           "--min-buffer", "2000", "--no-progress",
-                          "--torch-threads", "1"]) == 0
+                          "--torch-threads", "1", "--learning-rate", "3e-4",
+                          "--weight-decay", "0.01"]) == 0
     resumed = load_checkpoint(tmp_path / "tiny" / "checkpoint.pt")
     assert resumed["counters"]["iteration"] == 2 and resumed["counters"]["updates"] == 0
+    assert pretrained["optimizer"]["param_groups"][0]["lr"] == pytest.approx(1e-3)
+    for group in resumed["optimizer"]["param_groups"]:
+        assert group["lr"] == pytest.approx(3e-4) and group["weight_decay"] == 0.01
     for name, tensor in pretrained["model"].items():
         torch.testing.assert_close(resumed["model"][name], tensor)
     buffer = ReplayBuffer.load(tmp_path / "tiny" / "buffer.npz", 2000, spec(GAME).obs_size,
