@@ -64,6 +64,7 @@ def selfplay_settings(options) -> dict:
                 rule_options=rule_options(options), value_mix=options.value_mix,
                 knowledge=knowledge_of(options, lam_at(options, 0)).as_dict(),
                 explore_moves=options.explore_moves, late_gumbel=options.late_gumbel,
+                q_scale=options.q_scale,
                 opponents=tuple(options.opponents), opponent_share=options.opponent_share)
 
 

@@ -140,7 +140,8 @@ class LockstepSelfPlay:
                  margin_scale: float, seed: int, leaf_batch: int = 4,
                  rule_options: dict | None = None, value_mix: float = 0.0,
                  knowledge: dict | None = None, explore_moves: int = 0,
-                 late_gumbel: float = 1.0, opponents: tuple[str, ...] = (),
+                 late_gumbel: float = 1.0, q_scale: float = 0.1,
+                 opponents: tuple[str, ...] = (),
                  opponent_share: float = 0.0):
         if not 0.0 <= value_mix <= 1.0:
             raise ValueError(f"value_mix must be in [0, 1], got {value_mix}")
@@ -172,7 +173,8 @@ class LockstepSelfPlay:
         self.envs = [make(spec.name, num_players=players, **(rule_options or {}))
                      for _ in range(num_games)]
         self.searches = [GumbelMCTS(simulations, evaluator=_unused, considered=considered,
-                                    leaf_batch=leaf_batch, seed=seed * 7919 + g)
+                                    leaf_batch=leaf_batch, c_scale=q_scale,
+                                    seed=seed * 7919 + g)
                          for g in range(num_games)]
         self.lockstep = LockstepSearch(spec, self.searches,
                                        capacity=max(simulations, fast_simulations))

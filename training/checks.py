@@ -38,7 +38,8 @@ FLOAT_RANGES = {
     "weight_decay": (0.0, 10.0, False), "margin_scale": (0.0, 1e6, True),
     "margin_coef": (0.0, 100.0, False), "lam_start": (0.0, 1.0, False),
     "lam_end": (0.0, 1.0, False), "prior_mix": (0.0, 1.0, False),
-    "late_gumbel": (0.0, 10.0, False), "opponent_share": (0.0, 1.0, False),
+    "late_gumbel": (0.0, 10.0, False), "q_scale": (0.0, 10.0, True),
+    "opponent_share": (0.0, 1.0, False),
 }
 MAX_BUFFER_BYTES = 16 * 2**30        # the replay buffer's arrays, float32
 

@@ -300,6 +300,19 @@ def test_exploration_stops_after_the_opening():
     assert {scale for _, scale in seen} == {0.0, 1.0}
 
 
+def test_q_scale_reaches_every_self_play_search():
+    """``--q-scale`` is the c_scale of every game's Gumbel root (move choice and policy
+    target alike), for a local run and for Ray actors, which share ``selfplay_settings``."""
+    from meeplezoo.envs import spec
+    from meeplezoo.training.az_learner import selfplay_settings
+
+    settings = selfplay_settings(Options(**SMALL, q_scale=0.02))
+    assert settings["q_scale"] == 0.02
+    selfplay = LockstepSelfPlay(spec(GAME), seed=1, **settings)
+    assert [search.c_scale for search in selfplay.searches] == [0.02] * SMALL["num_games"]
+    assert Options(**SMALL).q_scale == 0.1                          # mctx's value_scale
+
+
 def test_progress_says_whether_the_learner_learns(tmp_path):
     result = train(Options(**SMALL, iterations=16, lr_schedule="cosine", run_dir=str(tmp_path),
                            run_name="p"))
