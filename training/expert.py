@@ -63,7 +63,9 @@ class Options:
     """games the search plays against itself"""
     teacher: str = "mcts"
     """who plays every seat and is learnt from: ``mcts`` (the tuned search at
-    ``--simulations``: its visit distribution and values), a trained policy
+    ``--simulations``: its visit distribution and values), a network-guided search
+    (``az:CHECKPOINT,sims=N``, any ``az:`` options: its visits and values, the next
+    network learning from the search of the last), a trained policy
     (``ppo:default``, ``ppo:PATH``: its move distribution, and its value at two players)
     or a hand-written bot (``expert``, ``greedy``: its move; the result as the value)"""
     simulations: int = 200
@@ -161,11 +163,15 @@ def check(options: Options, game_spec) -> Path:
 
         from .terminal import runs_code
 
-        if options.teacher.startswith(("mcts:", "az:", "random")) or runs_code(options.teacher):
-            raise ValueError(f"--teacher must be mcts (with --simulations), a policy "
-                             f"(ppo:default, ppo:PATH) or a hand-written bot (expert, "
-                             f"greedy), not {options.teacher!r}")
-        make_agent(options.teacher, game_spec.name, seed=0)     # unknown names fail here
+        if options.teacher.startswith(("mcts:", "random")) or runs_code(options.teacher):
+            raise ValueError(f"--teacher must be mcts (with --simulations), a network's "
+                             f"search (az:PATH,sims=N), a policy (ppo:default, ppo:PATH) "
+                             f"or a hand-written bot (expert, greedy), not "
+                             f"{options.teacher!r}")
+        teacher = make_agent(options.teacher, game_spec.name, seed=0)  # unknown names fail
+        if options.teacher.startswith("az:") and teacher.search is None:
+            raise ValueError(f"--teacher {options.teacher}: sims=0 plays the network's "
+                             f"policy alone; give it a search (sims=N) to learn from")
     flags.check_count("--games", options.games, 1, 1_000_000)
     flags.check_count("--epochs", options.epochs, 1, 100_000)
     flags.check_workers("--workers", options.workers)

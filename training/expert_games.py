@@ -61,16 +61,23 @@ def root_statistics(agent, num_actions: int) -> tuple[np.ndarray, np.ndarray, np
 
 
 class SearchTeacher:
-    """``mcts:N`` with the game's tuned defaults: its visit distribution, every seat's value
-    below the move played and at the root."""
+    """A search: ``mcts:N`` with the game's tuned defaults, or a network-guided one
+    (``az:CHECKPOINT,sims=N``, expert iteration with the apprentice's own search as the
+    expert): its visit distribution, every seat's value below the move played and at the
+    root."""
 
-    def __init__(self, game: str, simulations: int, seed: int):
+    def __init__(self, game: str, agent_spec: str, seed: int):
         from meeplezoo.agents.registry import make_agent
 
-        self.agent = make_agent(f"mcts:{simulations}", game, seed=seed)
+        self.player = make_agent(agent_spec, game, seed=seed)
+        # an ``az:`` bot searches with the MCTS template; its tree is what is learnt
+        self.agent = getattr(self.player, "search", self.player)
+        if self.agent is None:
+            raise ValueError(f"teacher {agent_spec!r} plays its policy alone (sims=0): "
+                             f"there is no search to learn from")
 
     def decide(self, env, players: int):
-        best = self.agent.act(env)
+        best = self.player.act(env)
         actions, visits, children = root_statistics(self.agent, env.unwrapped.spec.num_actions)
         tree = self.agent.tree
 
@@ -117,7 +124,9 @@ class AgentTeacher:
 def make_teacher(job: dict, seed: int):
     teacher = job.get("teacher", "mcts")
     if teacher == "mcts":
-        return SearchTeacher(job["game"], job["simulations"], seed)
+        return SearchTeacher(job["game"], f"mcts:{job['simulations']}", seed)
+    if teacher.startswith("az:"):
+        return SearchTeacher(job["game"], teacher, seed)
     return AgentTeacher(job["game"], teacher, seed)
 
 

@@ -148,7 +148,7 @@ def bad_positions(folder, path, **changes):
     (["--games", "0"], "--games"),
     (["--run-name", "../elsewhere"], "--run-name"),
     (["--teacher", "mcts:50"], "--teacher must be mcts"),
-    (["--teacher", "az:default"], "--teacher must be mcts"),
+    (["--teacher", "az:default,sims=0"], "sims=0 plays the network's policy alone"),
     (["--teacher", "evil.py:Bot"], "--teacher must be mcts"),
     (["--teacher", "nobody"], "unknown agent"),
     (["--players", "3", "--positions", "{positions}"], "at 2 players"),
@@ -235,6 +235,25 @@ def test_a_policy_teacher_gives_its_distribution_and_value(tmp_path):
     np.testing.assert_allclose(policies[0], expected, atol=1e-6)
     seat = env.possible_agents.index(env.agent_selection)
     assert search[0, seat] == pytest.approx(float(np.clip(value.item(), -1, 1)))
+
+
+def test_a_network_search_teacher_gives_its_visits_and_values(tmp_path):
+    """``--teacher az:default,sims=8``: the apprentice's own search as the expert; its
+    targets are visit distributions (counts over their total; the tree kept from the last
+    move may add to them), its values the tree's, for both seats, not the game's result."""
+    expert.train(expert.Options(**{**TINY, "teacher": "az:default,sims=8", "epochs": 1,
+                                   "policy_temperature": 1.0},
+                                run_dir=str(tmp_path), run_name="az"))
+    with np.load(tmp_path / "az" / "positions.npz") as data:
+        policies, search, rewards = data["policies"], data["search_values"], data["rewards"]
+    assert len(policies) >= 50 and ((policies > 0) & (policies < 1)).any()
+    def visit_total(row):         # the n with every entry a count over n, if any
+        return next((n for n in range(1, 200)
+                     if np.allclose(row * n, np.round(row * n), atol=1e-3)), None)
+
+    assert all(visit_total(row) is not None for row in policies)
+    assert np.isfinite(search).all() and np.abs(search).max() <= 1.0
+    assert not np.array_equal(search, rewards)
 
 
 def test_a_policy_teacher_plays_on_one_torch_thread_in_process(monkeypatch):
