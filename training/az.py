@@ -108,8 +108,8 @@ class Options:
     q_scale: float = 0.1
     """c_scale of the Gumbel root's sigma(q) (mctx's 0.1), in its choice of the move and in
     the policy target: the moves' q rescaled to [0, 1] is worth (50 + visits) * q_scale
-    nats over the prior.  With leaf values from one rollout that rescaled noise outweighs a
-    good prior; a smaller scale keeps more of it"""
+    nats over the prior.  With noisy leaf values (a rollout, a weak value head) that
+    rescaled noise outweighs a good prior; 0.005 keeps a warm start's policy"""
     opponents: tuple[str, ...] = ()
     """agents seated in a share of the self-play games (e.g. greedy mcts:64), so the
     values learn other players too; their moves are played, not recorded.  ``past``: the

@@ -15,8 +15,8 @@ sigma(q) = (c_visit + max visits) * c_scale * q', with q' the completed q rescal
 paper's reference implementation (mctx's ``qtransform_completed_by_mix_value``).  Without
 the rescaling and with c_scale = 1, one or two noisy visits made the target nearly
 one-hot.  With it, noisy q are still stretched to the full scale: self-play sets c_scale
-with ``--q-scale`` (a strong prior searched with one-rollout leaves keeps itself at 0.005,
-not at 0.1; BENCHMARKS.md, Serenissima).
+with ``--q-scale`` (a strong prior searched with noisy leaves, a rollout or a weak value
+head, keeps itself at 0.005, not at 0.1; BENCHMARKS.md, Serenissima and Saint Malo).
 """
 
 from __future__ import annotations
