@@ -26,10 +26,11 @@ def _play_task(job: dict) -> tuple[dict, str]:
     node it ran on."""
     import ray
 
-    from .arena_game import play_one
-    from .arena_run import _one_thread_each
+    from meeplezoo.agents.torch_threads import one_thread_per_worker
 
-    _one_thread_each()
+    from .arena_game import play_one
+
+    one_thread_per_worker()
     return play_one(job), ray.get_runtime_context().get_node_id()
 
 

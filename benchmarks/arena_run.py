@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from meeplezoo.agents.torch_threads import one_torch_thread
+from meeplezoo.agents.torch_threads import one_thread_per_worker, one_torch_thread
 
 from .arena_game import play_one
 
@@ -80,20 +80,10 @@ def play_jobs(todo: Sequence[dict], path: Path, workers: int | None = None,
                 rest = [job for job in todo if not any(job is f for f in first)]
                 if rest:
                     with multiprocessing.get_context("spawn").Pool(
-                            workers, initializer=_one_thread_each) as pool:
+                            workers, initializer=one_thread_per_worker) as pool:
                         _drain(pool.imap_unordered(play_one, rest), sink, bar)
     finally:
         bar.close()
-
-
-def _one_thread_each() -> None:
-    """Workers already fill the cores: a network agent's torch would start one thread per
-    core in each of them, and the oversubscribed threads multiplied its think time (a
-    1.6 ms move alone took 14-71 ms in the workers).  Set before torch loads."""
-    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ[name] = "1"
-    if "torch" in sys.modules:                      # already loaded: tell it directly
-        sys.modules["torch"].set_num_threads(1)
 
 
 def _drain(results: Iterable[dict], sink, bar: _Progress) -> None:

@@ -29,7 +29,7 @@ import numpy as np
 
 from meeplezoo.agents.mcts.tree import ACTION, BACKED, CHILD, FIRST_EDGE, NUM_EDGES, VISITS
 from meeplezoo.agents.mcts.uct import P_BACKUP
-from meeplezoo.agents.torch_threads import one_torch_thread
+from meeplezoo.agents.torch_threads import one_thread_per_worker, one_torch_thread
 
 POSITIONS_FORMAT = 1
 # name -> (dtype, width: "state", "actions", "seats" or None for one column)
@@ -219,7 +219,7 @@ def generate(jobs: list[dict], workers: int, progress: bool) -> tuple[dict, dict
                 # once, so the workers load it instead of each compiling it at once.
                 collect(play_game(jobs[0]))
                 with multiprocessing.get_context("spawn").Pool(
-                        workers, initializer=_one_torch_thread if policy else None) as pool:
+                        workers, initializer=one_thread_per_worker if policy else None) as pool:
                     for result in pool.imap(play_game, jobs[1:]):   # in game order
                         collect(result)
     finally:
@@ -228,12 +228,6 @@ def generate(jobs: list[dict], workers: int, progress: bool) -> tuple[dict, dict
     stats = {"games": len(jobs), "decisions": decisions, "positions": count,
              "seconds": time.perf_counter() - started}
     return positions, stats
-
-
-def _one_torch_thread() -> None:
-    import torch
-
-    torch.set_num_threads(1)
 
 
 def save_positions(path: Path, positions: dict, game: str, players: int,
