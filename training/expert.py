@@ -43,7 +43,7 @@ from .az import Options as AZOptions
 from .az_learner import Learner, az_loss
 from .az_selfplay import BUFFER_FIELDS
 from .checks import check_options, rule_options
-from .expert_games import buffer_rows, generate, load_positions, save_positions
+from .expert_games import buffer_rows, generate, load_positions, make_teacher, save_positions
 from .ppo import canonical_game
 from .runlog import tyro_main
 
@@ -159,8 +159,6 @@ def check(options: Options, game_spec) -> Path:
     check_options(az_options(options), game_spec)
     flags.check_count("--simulations", options.simulations, 1, 100_000)
     if options.teacher != "mcts":
-        from meeplezoo.agents.registry import make_agent
-
         from .terminal import runs_code
 
         if options.teacher.startswith(("mcts:", "random")) or runs_code(options.teacher):
@@ -168,10 +166,8 @@ def check(options: Options, game_spec) -> Path:
                              f"search (az:PATH,sims=N), a policy (ppo:default, ppo:PATH) "
                              f"or a hand-written bot (expert, greedy), not "
                              f"{options.teacher!r}")
-        teacher = make_agent(options.teacher, game_spec.name, seed=0)  # unknown names fail
-        if options.teacher.startswith("az:") and teacher.search is None:
-            raise ValueError(f"--teacher {options.teacher}: sims=0 plays the network's "
-                             f"policy alone; give it a search (sims=N) to learn from")
+        # the teacher the games will use: unknown names and a search-less az: fail here
+        make_teacher({"game": game_spec.name, "teacher": options.teacher}, seed=0)
     flags.check_count("--games", options.games, 1, 1_000_000)
     flags.check_count("--epochs", options.epochs, 1, 100_000)
     flags.check_workers("--workers", options.workers)

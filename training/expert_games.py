@@ -73,8 +73,8 @@ class SearchTeacher:
         # an ``az:`` bot searches with the MCTS template; its tree is what is learnt
         self.agent = getattr(self.player, "search", self.player)
         if self.agent is None:
-            raise ValueError(f"teacher {agent_spec!r} plays its policy alone (sims=0): "
-                             f"there is no search to learn from")
+            raise ValueError(f"--teacher {agent_spec}: sims=0 plays the network's policy "
+                             f"alone; give it a search (sims=N) to learn from")
 
     def decide(self, env, players: int):
         best = self.player.act(env)
