@@ -27,6 +27,7 @@ INT_RANGES = {
     "min_buffer": (0, 10_000_000), "eval_simulations": (0, 100_000), "actors": (1, 1_024),
     "max_actor_restarts": (0, 100_000), "torch_threads": (0, 1_024),
     "lam_iterations": (0, 10**9), "heuristic_rollouts": (1, 64), "explore_moves": (0, 10**6),
+    "warm_epochs": (1, 10_000),
 }
 FLOAT_RANGES = {
     "minutes": (0.0, 1e6, False), "learning_rate": (0.0, 1.0, True),
@@ -39,7 +40,8 @@ FLOAT_RANGES = {
     "margin_coef": (0.0, 100.0, False), "lam_start": (0.0, 1.0, False),
     "lam_end": (0.0, 1.0, False), "prior_mix": (0.0, 1.0, False),
     "late_gumbel": (0.0, 10.0, False), "q_scale": (0.0, 10.0, True),
-    "opponent_share": (0.0, 1.0, False),
+    "opponent_share": (0.0, 1.0, False), "warm_value_mix": (0.0, 1.0, False),
+    "warm_policy_temperature": (0.0, 100.0, True),
 }
 MAX_BUFFER_BYTES = 16 * 2**30        # the replay buffer's arrays, float32
 

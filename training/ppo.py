@@ -126,6 +126,15 @@ class Options:
     """snapshots kept in the opponent pool (the oldest dropped)"""
     pool_recency: float = 0.8
     """sampling weight factor per step of a snapshot's age (1: no recency bias)"""
+    warm_start: str | None = None
+    """a new run first learns a teacher's moves and values from this positions file of
+    ``training.expert`` (see ``training/ppo_warm_start.py``); a resumed run does not"""
+    warm_epochs: int = 8
+    """passes over the warm-start positions"""
+    warm_policy_temperature: float = 0.25
+    """warm-start policy target proportional to the teacher's move weights ** (1 / this)"""
+    warm_value_mix: float = 1.0
+    """warm-start value target: (1 - this) * result + this * the teacher's value"""
 
 
 def canonical_game(name: str) -> str:
@@ -205,7 +214,15 @@ def train(options: Options) -> dict:
     optimizer = optim.Adam(policy.parameters(), lr=options.learning_rate, eps=1e-5)
     counters = {"update": 0, "global_step": 0, "elapsed_s": 0.0}
     resume_or_refuse(options, checkpoint_path, meta, policy, optimizer, counters, np_rng, device)
+    warm = None
+    if options.warm_start and not options.resume:
+        # (imported here: it imports training.expert, which imports this module)
+        from .ppo_warm_start import warm_rows, warm_start
+
+        warm = warm_rows(game_spec, options)           # a bad file is refused before any write
     folder.mkdir(parents=True, exist_ok=True)
+    if warm is not None:
+        warm_start(policy, warm, options, folder, np_rng, device)
 
     # New games on resume: the dice are seeded from the seed and the update counter.
     env_seed = int(np_rng.integers(2**31)) if counters["update"] else options.seed
