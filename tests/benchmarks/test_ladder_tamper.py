@@ -22,7 +22,7 @@ from meeplezoo.benchmarks import arena_run, ladder
 from meeplezoo.benchmarks.ladder_check import check_anchor_spec
 from meeplezoo.training import cli
 
-NAME = "hansa_teutonica_v0-2p-ladder-v1"      # the smallest 2-player ladder: 120 games
+NAME = "hansa_teutonica_v0-2p-ladder-v3"      # the smallest 2-player ladder: 120 games
 NAME_3P = "hansa_v0-3p-ladder-v1"
 
 
