@@ -222,7 +222,9 @@ def train(options: Options) -> dict:
         warm = warm_rows(game_spec, options)           # a bad file is refused before any write
     folder.mkdir(parents=True, exist_ok=True)
     if warm is not None:
-        warm_start(policy, warm, options, folder, np_rng, device)
+        # the warm start is training: it counts against --minutes and in the logs' time
+        counters["elapsed_s"] += warm_start(policy, warm, options, folder, np_rng,
+                                            device)["seconds"]
 
     # New games on resume: the dice are seeded from the seed and the update counter.
     env_seed = int(np_rng.integers(2**31)) if counters["update"] else options.seed

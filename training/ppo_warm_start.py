@@ -17,6 +17,8 @@ steps an epoch).  Whole games
 (a tenth) are held out to report how well the policy predicts the teacher's moves and the
 value the results on games it never saw; the losses per epoch go to ``warm_start.csv``.
 
+The fit's seconds count as training time: against ``--minutes`` and in the logs.
+
 The values are win/loss values in [-1, 1], the scale of the ``win_loss`` reward scheme; a
 run with another scheme starts from a value head on that scale and refits it.  A resumed
 run continues from its checkpoint and does not pretrain again.
@@ -52,16 +54,17 @@ def warm_rows(game_spec, options) -> dict:
 
 
 def warm_loss(policy: nn.Module, rows: dict, index: np.ndarray, device):
-    """(policy cross-entropy + value MSE, its parts, the values) on ``rows[index]``."""
+    """(policy cross-entropy + value MSE, its parts, the masked logits, the values) on
+    ``rows[index]``."""
     obs = torch.from_numpy(rows["obs"][index].astype(np.float32)).to(device)
     mask = torch.from_numpy(rows["masks"][index]).to(device)
     target = torch.from_numpy(rows["policies"][index]).to(device)
     logits, value = policy(obs)
-    log_probs = F.log_softmax(masked_logits(logits, mask), dim=-1)
+    logits = masked_logits(logits, mask)
     # illegal moves have target 0 and a finite log-probability: no NaN, no weight
-    policy_loss = -(target * log_probs).sum(dim=-1).mean()
+    policy_loss = -(target * F.log_softmax(logits, dim=-1)).sum(dim=-1).mean()
     value_loss = F.mse_loss(value, torch.from_numpy(rows["values"][index]).to(device))
-    return policy_loss + value_loss, policy_loss.item(), value_loss.item(), value
+    return policy_loss + value_loss, policy_loss.item(), value_loss.item(), logits, value
 
 
 @torch.no_grad()
@@ -72,11 +75,9 @@ def measure(policy: nn.Module, rows: dict, index: np.ndarray, device) -> dict:
     sums, values, agree = np.zeros(2), [], 0
     for start in range(0, len(index), 1024):
         chunk = index[start:start + 1024]
-        _, policy_loss, value_loss, value = warm_loss(policy, rows, chunk, device)
+        _, policy_loss, value_loss, logits, value = warm_loss(policy, rows, chunk, device)
         sums += np.array([policy_loss, value_loss]) * len(chunk)
-        logits, _ = policy(torch.from_numpy(rows["obs"][chunk].astype(np.float32)).to(device))
-        chosen = masked_logits(logits, torch.from_numpy(rows["masks"][chunk]).to(device))
-        agree += int((chosen.argmax(-1).cpu().numpy()
+        agree += int((logits.argmax(-1).cpu().numpy()
                       == rows["policies"][chunk].argmax(-1)).sum())
         values.append(value.double().cpu().numpy())
     count = max(len(index), 1)
@@ -104,7 +105,7 @@ def warm_start(policy: nn.Module, rows: dict, options, folder: Path, np_rng, dev
         order = np_rng.permutation(train_rows)
         sums, steps = np.zeros(2), 0
         for start in range(0, len(order), minibatch):
-            loss, policy_loss, value_loss, _ = warm_loss(
+            loss, policy_loss, value_loss, _, _ = warm_loss(
                 policy, rows, order[start:start + minibatch], device)
             optimizer.zero_grad()
             loss.backward()
@@ -121,5 +122,6 @@ def warm_start(policy: nn.Module, rows: dict, options, folder: Path, np_rng, dev
             f"{held['policy_loss']:.3f} top move {held['top_move_agreement']:.2f} "
             f"value~result {held['value_correlation']:.2f}")
     write_history(folder / "warm_start.csv", history)
-    say(f"warm start done in {time.perf_counter() - started:.0f} s")
-    return history[-1]
+    seconds = time.perf_counter() - started
+    say(f"warm start done in {seconds:.0f} s")
+    return {**history[-1], "seconds": seconds}

@@ -78,6 +78,11 @@ def test_a_warm_started_run_plays_the_teachers_moves_and_resumes_without_refitti
     assert float(rows[-1]["held_out_top_move_agreement"]) > float(
         rows[0]["held_out_top_move_agreement"])
 
+    with (tmp_path / "warm" / "progress.csv").open() as handle:
+        first = next(csv.DictReader(handle))
+    update_s = 8 * 8 / float(first["steps_per_s"])
+    assert float(first["elapsed_s"]) > 3 * update_s      # the fit counts as training time
+
     written = log.stat().st_mtime_ns
     resumed = ppo.train(options(tmp_path, greedy_positions, resume=True, max_updates=2))
     assert resumed["update"] == 2 and log.stat().st_mtime_ns == written
