@@ -1,7 +1,8 @@
 """Issue 17's strength bars, read off the arena's summaries: for each game, the trained
 bot against ``mcts:1000`` (score with its Wilson interval, met when the score is at least
 0.55 and the lower bound above 0.5) and its median think time per decision against the
-search's (met at 1/10 or less); then Saint Malo's bot against ``expert`` (bar 3).
+search's (met at 1/10 or less); then Saint Malo's bot against ``expert`` (issue 17's bar 3,
+issue 29's bar 2).
 
     meeplezoo arena GAME --agents az:default,sims=64 mcts:1000 --games 200 \\
         --out benchmarks/results/az_bars/GAME
@@ -211,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     path = args.dir / EXPERT_FOLDER.name / "saint_malo_v0_2p_summary.json"
     row = bar_row(json.loads(path.read_text()), args.agent, "expert") if path.exists() \
         else None
-    print(f"\nSaint Malo, {args.agent} vs expert (bar 3, goal above 0.5): " +
+    print(f"\nSaint Malo, {args.agent} vs expert (goal: at least 0.5): " +
           (f"{row['score']:.3f} [{row['low']:.3f}, {row['high']:.3f}] over {row['games']} "
            "games" if row else "not played"))
     return 0
