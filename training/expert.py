@@ -320,9 +320,6 @@ def train(options: Options) -> dict:
                      rule_options=rule_options(options), seed=options.seed, index=g)
                 for g in range(options.games)]
         positions, generation = generate(jobs, options.workers, options.progress)
-        say(f"generated {generation['positions']} positions from {generation['games']} games "
-            f"({generation['decisions']} decisions) in {generation['seconds']:.1f} s: "
-            f"{generation['positions'] / generation['seconds']:.1f} positions/s")
     rows = buffer_rows(game_spec, positions, options.value_mix, options.margin_scale,
                        options.policy_temperature)
 
@@ -351,12 +348,22 @@ def train(options: Options) -> dict:
             "resume": resume_command(options)}
 
 
+def generated_line(generation: dict) -> str:
+    return (f"generated {generation['positions']} positions from {generation['games']} games "
+            f"({generation['decisions']} decisions) in {generation['seconds']:.1f} s: "
+            f"{generation['positions'] / generation['seconds']:.1f} positions/s")
+
+
 def summary(result: dict) -> str:
+    """The run's closing lines (printed with or without ``--progress``: the generation's
+    time is a result, the games' budget in a recipe)."""
     last = result["history"][-1]
     corr = last.get("held-out_value_correlation", float("nan"))
-    return (f"pretrained on {result['positions']} positions in {result['pretrain_s']:.0f} s; "
-            f"held-out value~result correlation {corr:.3f} (the search's own value: "
-            f"{result['search_search_correlation']:.3f}); run folder {result['folder']}\n"
+    generated = generated_line(result["generation"]) + "\n" if result["generation"] else ""
+    return (f"{generated}pretrained on {result['positions']} positions in "
+            f"{result['pretrain_s']:.0f} s; held-out value~result correlation {corr:.3f} "
+            f"(the search's own value: {result['search_search_correlation']:.3f}); "
+            f"run folder {result['folder']}\n"
             f"self-play from it: {result['resume']}")
 
 

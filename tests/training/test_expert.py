@@ -277,3 +277,14 @@ def test_a_policy_teacher_plays_on_one_torch_thread_in_process(monkeypatch):
         assert seen == [1, 1, 2] and torch.get_num_threads() == 2
     finally:
         torch.set_num_threads(before)
+
+
+def test_the_closing_lines_give_the_games_time_with_or_without_a_progress_bar(run):
+    """``--no-progress`` runs (in the background, in recipes) still report how long the
+    games took: it is part of a recipe's budget; a run that reused a positions file
+    played none."""
+    result, _ = run
+    lines = expert.summary(result).splitlines()
+    assert lines[0].startswith(f"generated {result['positions']} positions from 2 games")
+    assert lines[1].startswith(f"pretrained on {result['positions']} positions")
+    assert not expert.summary({**result, "generation": {}}).startswith("generated")
