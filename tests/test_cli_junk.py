@@ -77,6 +77,7 @@ ACCEPTED = {
     ("train", "--max-decisions"): {"0"}, ("train-az", "--max-decisions"): {"0"},
     ("train", "--opponent-fraction"): {"0"},
     ("train", "--ent-coef"): {"0"}, ("train", "--vf-coef"): {"0"},
+    ("train", "--warm-value-mix"): {"0"},
     ("train-az", "--eval-every"): {"0"}, ("train", "--eval-every"): {"0"},
     ("train-az", "--value-mix"): {"0"}, ("train-az", "--full-fraction"): {"0"},
     ("train-az", "--weight-decay"): {"0"}, ("train-az", "--margin-coef"): {"0"},
