@@ -11,6 +11,8 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("tyro")
 
+from recorded_positions import put  # noqa: E402
+
 from meeplezoo.envs import spec  # noqa: E402
 from meeplezoo.training import az, expert  # noqa: E402
 from meeplezoo.training.az_selfplay import BUFFER_FIELDS, ReplayBuffer  # noqa: E402
@@ -174,13 +176,6 @@ def test_bad_input_is_one_line(run, tmp_path, capsys, flags, message):
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err, err
     assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").rglob("*.pt"))
-
-
-def put(env, state) -> None:
-    """Set a recorded position into ``env`` (the env's own mask and seat follow it)."""
-    env.unwrapped.state[:] = state
-    env.unwrapped._refresh_mask()
-    env.unwrapped._sync_turn()
 
 
 def test_a_hand_written_teacher_is_imitated_move_for_move(tmp_path):

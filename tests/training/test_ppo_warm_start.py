@@ -11,17 +11,13 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("tyro")
 
+from recorded_positions import put  # noqa: E402
+
 from meeplezoo.agents.registry import make_agent  # noqa: E402
 from meeplezoo.envs import make  # noqa: E402
 from meeplezoo.training import expert, ppo  # noqa: E402
 
 GAME = "saint_malo_v0"
-
-
-def put(env, state) -> None:
-    env.unwrapped.state[:] = state
-    env.unwrapped._refresh_mask()
-    env.unwrapped._sync_turn()
 
 
 @pytest.fixture(scope="module")
