@@ -81,11 +81,7 @@ def check_options(options, game_spec) -> None:
     if hasattr(options, "reward_scheme"):
         scheme_code(options.reward_scheme)
     if hasattr(options, "architecture"):
-        from meeplezoo.agents.az.network import ARCHITECTURES
-
-        if options.architecture not in ("auto", *ARCHITECTURES):
-            raise ValueError(f"--architecture {options.architecture!r}: choose auto or one "
-                             f"of {', '.join(ARCHITECTURES)}")
+        check_architecture(options, game_spec)
     check_device(options.device)
     flags.check_output_folder("--run-dir", options.run_dir)
     if getattr(options, "ray", None) is not None:
@@ -176,3 +172,22 @@ def check_boards(options) -> None:
 
         first_config(spec(options.game), board_options(options.game, eval_board,
                                                        "--eval-board"))
+
+
+def check_architecture(options, game_spec) -> None:
+    """``--architecture``: a name the trainer knows, and Carcassonne's convolutions only
+    on Carcassonne's frontier layout; one clear error either way."""
+    if hasattr(options, "clip_coef"):                       # PPO's options
+        from meeplezoo.agents.ppo.network import network_meta
+
+        try:
+            network_meta(options.game, game_spec.obs_size, game_spec.num_actions,
+                         options.hidden, options.architecture)
+        except ValueError as error:
+            raise ValueError(f"--architecture {options.architecture!r}: {error}") from None
+        return
+    from meeplezoo.agents.az.network import ARCHITECTURES
+
+    if options.architecture not in ("auto", *ARCHITECTURES):
+        raise ValueError(f"--architecture {options.architecture!r}: choose auto or one "
+                         f"of {', '.join(ARCHITECTURES)}")

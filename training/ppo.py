@@ -56,7 +56,15 @@ class Options:
     num_steps: int = 64
     """decisions per game per rollout (batch size = num_envs * num_steps)"""
     hidden: tuple[int, ...] = (256, 256)
-    """hidden layer sizes of the MLP policy/value network"""
+    """hidden layer sizes of the MLP policy/value network (the convolutional network's
+    head over its pooled features and the observation's vector part)"""
+    architecture: str = "auto"
+    """network: auto (the MLP), mlp, carcassonne-conv (Carcassonne's residual convolutions
+    and per-slot placement logits, ``agents/ppo/conv_network.py``)"""
+    channels: int = 16
+    """convolution channels (convolutional networks)"""
+    blocks: int = 3
+    """residual blocks (convolutional networks)"""
     learning_rate: float = 2.5e-4
     """Adam learning rate at the start"""
     anneal_lr: bool = True
@@ -208,7 +216,8 @@ def train(options: Options) -> dict:
     folder = run_path(options)
     checkpoint_path = folder / "checkpoint.pt"
     remove_stale_temporaries(checkpoint_path)      # left by a run killed mid-write
-    meta = network_meta(options.game, game_spec.obs_size, game_spec.num_actions, options.hidden)
+    meta = network_meta(options.game, game_spec.obs_size, game_spec.num_actions, options.hidden,
+                        options.architecture, options.channels, options.blocks)
 
     policy = make_network(meta).to(device)
     optimizer = optim.Adam(policy.parameters(), lr=options.learning_rate, eps=1e-5)

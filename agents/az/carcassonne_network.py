@@ -66,6 +66,12 @@ class CarcassonneNetwork(nn.Module):
         self.margin = nn.Linear(width, seats)
 
     def forward(self, obs: torch.Tensor):
+        logits, summary = self.logits_and_summary(obs)
+        return logits, torch.tanh(self.value(summary)), self.margin(summary)
+
+    def logits_and_summary(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The logits of every action and the summary features the value heads read
+        (PPO's convolutional policy puts its own value head on them)."""
         batch = obs.shape[0]
         planes = obs[:, :OBS_PLANES_SIZE].reshape(batch, OBS_CHANNELS, OBS_WINDOW, OBS_WINDOW)
         features = self.blocks(self.stem(planes))
@@ -80,5 +86,4 @@ class CarcassonneNetwork(nn.Module):
         placements = gathered.transpose(1, 2).reshape(batch, NUM_PLACEMENTS)   # 4 * j + r
         pooled = features.mean(dim=(2, 3))
         summary = self.head(torch.cat([obs[:, OBS_PLANES_SIZE:], pooled], dim=1))
-        logits = torch.cat([placements, self.other_logits(summary)], dim=1)
-        return logits, torch.tanh(self.value(summary)), self.margin(summary)
+        return torch.cat([placements, self.other_logits(summary)], dim=1), summary

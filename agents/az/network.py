@@ -79,6 +79,15 @@ def az_network_meta(game: str, obs_size: int, num_actions: int, seats: int,
     return meta
 
 
+def check_conv_meta(meta: dict) -> None:
+    """A convolutional network's ``channels`` and ``blocks`` from a checkpoint: ints in
+    1..1024, or one clear error (a corrupt file must not size a network)."""
+    for key in ("channels", "blocks"):
+        value = meta.get(key)
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1024:
+            raise ValueError(f"meta[{key!r}] must be an int in 1..1024, got {value!r}")
+
+
 def make_az_network(meta: dict) -> nn.Module:
     """The network ``meta`` describes; a clear error for anything else."""
     architecture = meta.get("architecture")
@@ -88,10 +97,7 @@ def make_az_network(meta: dict) -> nn.Module:
     if architecture == "az-carcassonne-conv":
         from .carcassonne_network import CarcassonneNetwork
 
-        for key in ("channels", "blocks"):
-            value = meta.get(key)
-            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1024:
-                raise ValueError(f"meta[{key!r}] must be an int in 1..1024, got {value!r}")
+        check_conv_meta(meta)
         return CarcassonneNetwork(meta["obs_size"], meta["num_actions"], meta["seats"],
                                   meta["channels"], meta["blocks"], meta["hidden"])
     return AZNetwork(meta["obs_size"], meta["num_actions"], meta["seats"], meta["hidden"])

@@ -4,9 +4,9 @@ Illegal actions get the smallest finite logit of the dtype (``torch.finfo(dtype)
 never ``-inf``: the softmax gives them probability 0, yet log-probabilities, entropies and
 their gradients stay finite (``-inf`` turns ``0 * -inf`` into NaN).
 
-One network per game family: :func:`make_network` picks the architecture from the game
-name (every game is an MLP over the flat observation for now) and :func:`network_meta`
-records what a checkpoint must match to be loaded into it.
+:func:`network_meta` records what a checkpoint must match to be loaded, and
+:func:`make_network` builds it: the MLP over the flat observation (every game's default),
+or Carcassonne's convolutional policy (``conv_network.py``).
 """
 
 from __future__ import annotations
@@ -72,7 +72,24 @@ class SparseInputLinear(nn.Linear):
         return self._rows
 
 
-class MLPPolicy(nn.Module):
+class ActorCriticCalls:
+    """CleanRL's calls on top of a network's ``forward(obs) -> (raw logits [B, A], values
+    [B])``; shared by the MLP and Carcassonne's convolutional policy."""
+
+    def get_value(self, obs: torch.Tensor) -> torch.Tensor:
+        return self(obs)[1]
+
+    def get_action_and_value(self, obs: torch.Tensor, mask: torch.Tensor,
+                             action: torch.Tensor | None = None):
+        """CleanRL's one call: (action, log-prob, entropy, value); samples if no action."""
+        logits, value = self(obs)
+        dist = masked_distribution(logits, mask)
+        if action is None:
+            action = dist.sample()
+        return action, dist.log_prob(action), dist.entropy(), value
+
+
+class MLPPolicy(ActorCriticCalls, nn.Module):
     """A shared MLP trunk (tanh), a policy head (one logit per action) and a value head."""
 
     def __init__(self, obs_size: int, num_actions: int, hidden: Sequence[int] = (256, 256)):
@@ -94,32 +111,44 @@ class MLPPolicy(nn.Module):
         return self.policy(features), self.value(features).squeeze(-1)
 
     def get_value(self, obs: torch.Tensor) -> torch.Tensor:
-        return self.value(self.trunk(obs)).squeeze(-1)
-
-    def get_action_and_value(self, obs: torch.Tensor, mask: torch.Tensor,
-                             action: torch.Tensor | None = None):
-        """CleanRL's one call: (action, log-prob, entropy, value); samples if no action."""
-        logits, value = self(obs)
-        dist = masked_distribution(logits, mask)
-        if action is None:
-            action = dist.sample()
-        return action, dist.log_prob(action), dist.entropy(), value
+        return self.value(self.trunk(obs)).squeeze(-1)     # (no policy head needed)
 
 
-def network_meta(game: str, obs_size: int, num_actions: int,
-                 hidden: Sequence[int]) -> dict:
-    """What a checkpoint stores about its network, compared when it is loaded."""
-    return {"game": game, "architecture": architecture_for(game), "obs_size": int(obs_size),
+ARCHITECTURES = ("mlp", "carcassonne-conv")
+
+
+def network_meta(game: str, obs_size: int, num_actions: int, hidden: Sequence[int],
+                 architecture: str = "auto", channels: int = 16, blocks: int = 3) -> dict:
+    """What a checkpoint stores about its network, compared when it is loaded.  ``auto``
+    is the MLP for every game (the shipped policies are MLPs)."""
+    if architecture == "auto":
+        architecture = "mlp"
+    if architecture not in ARCHITECTURES:
+        raise ValueError(f"unknown architecture {architecture!r}; known: "
+                         f"{', '.join(ARCHITECTURES)} (or auto)")
+    meta = {"game": game, "architecture": architecture, "obs_size": int(obs_size),
             "num_actions": int(num_actions), "hidden": [int(h) for h in hidden]}
+    if architecture == "carcassonne-conv":
+        from meeplezoo.agents.az.network import CONV_GAMES
 
-
-def architecture_for(game: str) -> str:
-    """The network family of a game (the hook for convolutional or set encoders later)."""
-    return "mlp"
+        if CONV_GAMES.get(game) != num_actions:
+            raise ValueError(f"architecture carcassonne-conv is for Carcassonne's frontier "
+                             f"action layout, not {game} with {num_actions} actions")
+        meta |= {"channels": int(channels), "blocks": int(blocks)}
+    return meta
 
 
 def make_network(meta: dict) -> nn.Module:
-    """The network :func:`network_meta` describes."""
-    if meta["architecture"] != "mlp":
-        raise ValueError(f"unknown network architecture {meta['architecture']!r}")
-    return MLPPolicy(meta["obs_size"], meta["num_actions"], meta["hidden"])
+    """The network :func:`network_meta` describes; a clear error for anything else."""
+    architecture = meta.get("architecture")
+    if architecture == "mlp":
+        return MLPPolicy(meta["obs_size"], meta["num_actions"], meta["hidden"])
+    if architecture == "carcassonne-conv":
+        from meeplezoo.agents.az.network import check_conv_meta
+
+        from .conv_network import CarcassonneConvPolicy
+
+        check_conv_meta(meta)
+        return CarcassonneConvPolicy(meta["obs_size"], meta["num_actions"], meta["channels"],
+                                     meta["blocks"], meta["hidden"])
+    raise ValueError(f"unknown network architecture {architecture!r}")
