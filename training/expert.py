@@ -34,7 +34,6 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from torch import nn
 
 from meeplezoo.envs import spec
 
@@ -44,6 +43,7 @@ from .az_learner import Learner, az_loss
 from .az_selfplay import BUFFER_FIELDS
 from .checks import check_options, rule_options
 from .expert_games import buffer_rows, generate, load_positions, make_teacher, save_positions
+from .fit import fit_epochs
 from .ppo import canonical_game
 from .runlog import tyro_main
 
@@ -239,36 +239,25 @@ def pretrain(learner: Learner, rows: dict, train_rows: np.ndarray, held_rows: np
              options: Options, say) -> list[dict]:
     """``epochs`` passes over ``train_rows`` in shuffled batches; one row of losses per
     epoch (epoch 0: the fresh network), measured on the held-out games (on the training
-    positions where none are held out)."""
-    network, optimizer, device = learner.network, learner.optimizer, learner.device
-    measured = held_rows if len(held_rows) else train_rows
-    where = "held-out" if len(held_rows) else "training"
-    history = [{"epoch": 0, **{f"{where}_{k}": v for k, v in
-                               measure(network, rows, measured, options, device).items()}}]
-    for epoch in range(1, options.epochs + 1):
-        network.train()
-        order = learner.np_rng.permutation(train_rows)
-        sums, steps = {"policy_loss": 0.0, "value_loss": 0.0, "margin_loss": 0.0}, 0
-        for start in range(0, len(order), options.batch_size):
-            batch = {name: rows[name][order[start:start + options.batch_size]]
-                     for name in BUFFER_FIELDS}
-            loss, stats = az_loss(network, batch, options.players, options.margin_coef,
-                                  device)
-            optimizer.zero_grad()
-            loss.backward()
-            nn.utils.clip_grad_norm_(network.parameters(), options.max_grad_norm)
-            optimizer.step()
-            for name in sums:
-                sums[name] += stats[name]
-            steps += 1
-        held = measure(network, rows, measured, options, device)
-        row = {"epoch": epoch, **{f"train_{k}": v / steps for k, v in sums.items()},
-               **{f"{where}_{k}": v for k, v in held.items()}}
-        history.append(row)
-        say(f"epoch {epoch}/{options.epochs}: train policy {row['train_policy_loss']:.3f} "
-            f"value {row['train_value_loss']:.3f} | {where} policy {held['policy_loss']:.3f} "
-            f"value {held['value_loss']:.3f} value~result {held['value_correlation']:.3f}")
-    return history
+    positions where none are held out; ``fit.py``)."""
+    network, device = learner.network, learner.device
+    parts = ("policy_loss", "value_loss", "margin_loss")
+
+    def batch_loss(index):
+        batch = {name: rows[name][index] for name in BUFFER_FIELDS}
+        loss, stats = az_loss(network, batch, options.players, options.margin_coef, device)
+        return loss, {name: stats[name] for name in parts}
+
+    def line(epoch, train, held, where):
+        return (f"epoch {epoch}/{options.epochs}: train policy {train['policy_loss']:.3f} "
+                f"value {train['value_loss']:.3f} | {where} policy {held['policy_loss']:.3f} "
+                f"value {held['value_loss']:.3f} value~result {held['value_correlation']:.3f}")
+
+    return fit_epochs(network, learner.optimizer, train_rows, held_rows, epochs=options.epochs,
+                      batch_size=options.batch_size, max_grad_norm=options.max_grad_norm,
+                      rng=learner.np_rng, batch_loss=batch_loss,
+                      measure=lambda index: measure(network, rows, index, options, device),
+                      line=line, say=say)
 
 
 def clear_run(folder: Path) -> None:

@@ -42,6 +42,7 @@ from meeplezoo.agents.ppo.network import masked_logits
 
 from .expert import AZ, correlation, split_games, write_history
 from .expert_games import buffer_rows, load_positions
+from .fit import fit_epochs
 
 HOLDOUT = 0.1
 
@@ -98,33 +99,24 @@ def warm_start(policy: nn.Module, rows: dict, options, folder: Path, np_rng, dev
     started = time.perf_counter()
     optimizer = torch.optim.Adam(policy.parameters(), lr=AZ.learning_rate, eps=1e-5)
     train_rows, held_rows = split_games(rows["game_index"], HOLDOUT, np_rng)
-    measured, where = (held_rows, "held_out") if len(held_rows) else (train_rows, "training")
-    minibatch = AZ.batch_size
     say(f"warm start: {len(train_rows):,} positions to learn, {len(held_rows):,} held out "
         f"({options.warm_start})")
-    history = [{"epoch": 0, **{f"{where}_{k}": v for k, v in
-                               measure(policy, rows, measured, device).items()}}]
-    for epoch in range(1, options.warm_epochs + 1):
-        policy.train()
-        order = np_rng.permutation(train_rows)
-        sums, steps = np.zeros(2), 0
-        for start in range(0, len(order), minibatch):
-            loss, policy_loss, value_loss, _, _ = warm_loss(
-                policy, rows, order[start:start + minibatch], device)
-            optimizer.zero_grad()
-            loss.backward()
-            nn.utils.clip_grad_norm_(policy.parameters(), options.max_grad_norm)
-            optimizer.step()
-            sums += (policy_loss, value_loss)
-            steps += 1
-        held = measure(policy, rows, measured, device)
-        history.append({"epoch": epoch, "train_policy_loss": sums[0] / steps,
-                        "train_value_loss": sums[1] / steps,
-                        **{f"{where}_{k}": v for k, v in held.items()}})
-        say(f"warm start epoch {epoch}/{options.warm_epochs}: train policy "
-            f"{sums[0] / steps:.3f} value {sums[1] / steps:.3f} | {where} policy "
-            f"{held['policy_loss']:.3f} top move {held['top_move_agreement']:.2f} "
-            f"value~result {held['value_correlation']:.2f}")
+
+    def batch_loss(index):
+        loss, policy_loss, value_loss, _, _ = warm_loss(policy, rows, index, device)
+        return loss, {"policy_loss": policy_loss, "value_loss": value_loss}
+
+    def line(epoch, train, held, where):
+        return (f"warm start epoch {epoch}/{options.warm_epochs}: train policy "
+                f"{train['policy_loss']:.3f} value {train['value_loss']:.3f} | {where} policy "
+                f"{held['policy_loss']:.3f} top move {held['top_move_agreement']:.2f} "
+                f"value~result {held['value_correlation']:.2f}")
+
+    history = fit_epochs(policy, optimizer, train_rows, held_rows, epochs=options.warm_epochs,
+                         batch_size=AZ.batch_size, max_grad_norm=options.max_grad_norm,
+                         rng=np_rng, batch_loss=batch_loss,
+                         measure=lambda index: measure(policy, rows, index, device),
+                         line=line, say=say)
     write_history(folder / "warm_start.csv", history)
     seconds = time.perf_counter() - started
     say(f"warm start done in {seconds:.0f} s")

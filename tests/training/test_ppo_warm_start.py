@@ -71,8 +71,8 @@ def test_a_warm_started_run_plays_the_teachers_moves_and_resumes_without_refitti
         rows = list(csv.DictReader(handle))
     assert [int(row["epoch"]) for row in rows] == list(range(31))
     assert float(rows[-1]["train_policy_loss"]) < float(rows[1]["train_policy_loss"])
-    assert float(rows[-1]["held_out_top_move_agreement"]) > float(
-        rows[0]["held_out_top_move_agreement"])
+    assert float(rows[-1]["held-out_top_move_agreement"]) > float(
+        rows[0]["held-out_top_move_agreement"])
 
     with (tmp_path / "warm" / "progress.csv").open() as handle:
         first = next(csv.DictReader(handle))

@@ -1,0 +1,55 @@
+"""Supervised passes over recorded positions, shared by ``training.expert``'s pretraining
+and PPO's warm start (``ppo_warm_start.py``): shuffled batches, clipped gradients, one
+row of losses per epoch measured on the held-out games.
+
+Epoch 0 is the network before the fit.  The measured positions are the held-out games'
+(columns ``held-out_*``) or, where no game is held out, the training positions
+(``training_*``), so a reader of the CSV knows which it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import torch
+from torch import nn
+
+
+def measured_rows(train_rows: np.ndarray, held_rows: np.ndarray) -> tuple[np.ndarray, str]:
+    """The positions each epoch is measured on, and the prefix of their columns."""
+    return (held_rows, "held-out") if len(held_rows) else (train_rows, "training")
+
+
+def fit_epochs(network: nn.Module, optimizer: torch.optim.Optimizer, train_rows: np.ndarray,
+               held_rows: np.ndarray, *, epochs: int, batch_size: int, max_grad_norm: float,
+               rng: np.random.Generator,
+               batch_loss: Callable[[np.ndarray], tuple[torch.Tensor, dict]],
+               measure: Callable[[np.ndarray], dict],
+               line: Callable[[int, dict, dict, str], str], say=print) -> list[dict]:
+    """``epochs`` passes over ``train_rows``; ``batch_loss(index)`` gives a batch's loss and
+    its parts as floats, ``measure(index)`` the figures of the measured positions (in eval
+    mode: it may call ``network.eval()``), ``line(epoch, train, measured, where)`` the
+    progress line.  Returns one row per epoch, epoch 0 first."""
+    measured, where = measured_rows(train_rows, held_rows)
+    history = [{"epoch": 0, **{f"{where}_{k}": v for k, v in measure(measured).items()}}]
+    for epoch in range(1, epochs + 1):
+        network.train()
+        order = rng.permutation(train_rows)
+        sums: dict[str, float] = {}
+        steps = 0
+        for start in range(0, len(order), batch_size):
+            loss, parts = batch_loss(order[start:start + batch_size])
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(network.parameters(), max_grad_norm)
+            optimizer.step()
+            for name, value in parts.items():
+                sums[name] = sums.get(name, 0.0) + value
+            steps += 1
+        train = {name: total / max(steps, 1) for name, total in sums.items()}
+        held = measure(measured)
+        history.append({"epoch": epoch, **{f"train_{k}": v for k, v in train.items()},
+                        **{f"{where}_{k}": v for k, v in held.items()}})
+        say(line(epoch, train, held, where))
+    return history
