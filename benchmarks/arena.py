@@ -42,6 +42,7 @@ import numpy as np
 
 from .arena_game import forfeits
 from .arena_run import play_jobs
+from .fingerprints import fingerprints, seated_bots, with_fingerprints
 
 MAX_DEALS = 100_000        # deals of one run: a million games' records is a typo's size
 
@@ -100,9 +101,12 @@ def schedule(game: str, agents: Sequence[str], num_players: int, games: int, see
 
 def game_key(record: dict) -> tuple:
     """A game's identity in a results file; games on another board (``env_options``, e.g.
-    a generated board of the generalisation protocol) are other games."""
+    a generated board of the generalisation protocol) or with another network behind a
+    seat's name (``bots``, ``fingerprints.py``: ``az:default`` re-shipped) are other
+    games."""
     return (record["game"], record["num_players"], tuple(record["seats"]), record["seed"],
-            json.dumps(record.get("env_options") or {}, sort_keys=True))
+            json.dumps(record.get("env_options") or {}, sort_keys=True),
+            json.dumps(record.get("bots") or {}, sort_keys=True))
 
 
 def load_records(path: Path) -> list[dict]:
@@ -172,8 +176,10 @@ def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int
         import_ray()                                          # so does a missing Ray
     path = Path(out) / f"{game}_{num_players}p.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
+    prints = fingerprints(agents, game)
     done = {game_key(r) for r in load_records(path) if "seats" in r}
-    todo = [job for job in schedule(game, agents, num_players, games, seed, rotation, versus)
+    todo = [job for job in (with_fingerprints(job, prints) for job in
+                            schedule(game, agents, num_players, games, seed, rotation, versus))
             if game_key(job) not in done]
     if move_limit is not None:
         todo = [{**job, "move_limit_s": move_limit} for job in todo]
@@ -184,7 +190,8 @@ def run_arena(game: str, agents: Sequence[str], num_players: int = 2, games: int
     play_jobs(todo, path, workers, ray, progress)
     wanted = set(agents)
     records = [r for r in load_records(path) if r.get("game") == game
-               and r.get("num_players") == num_players and set(r["seats"]) <= wanted]
+               and r.get("num_players") == num_players and set(r["seats"]) <= wanted
+               and (r.get("bots") or {}) == seated_bots(r["seats"], prints)]
     return path, records
 
 

@@ -35,6 +35,7 @@ from pathlib import Path
 
 from .arena import check_run_options, game_key, load_records, play_jobs, resolve_game
 from .common import RESULTS_DIR, command_main
+from .fingerprints import fingerprints, with_fingerprints
 from .ratings import points_over, wilson
 
 SETS = ("train", "test", "printed")
@@ -135,7 +136,9 @@ def run(game: str, agent: str, opponents: Sequence[str], deals: int, seed: int, 
     """Play the games not yet in the results file; the summary of all of them."""
     path = Path(out) / f"{game}_{label_of(agent)}.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
-    jobs = schedule(game, agent, opponents, deals, seed, train, test, sets)
+    prints = fingerprints([agent, *opponents], game)
+    jobs = [with_fingerprints(job, prints)
+            for job in schedule(game, agent, opponents, deals, seed, train, test, sets)]
     done = {_key(r) for r in load_records(path)}
     todo = [job for job in jobs if _key(job) not in done]
     if todo:

@@ -42,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .fingerprints import bot_fingerprint
 from .ladder_check import check_fields, check_records
 from .ratings import points_over
 
@@ -180,26 +181,6 @@ def fit_on_ladder(frozen: dict, records: Sequence[dict], agent: str,
 
 
 # ------------------------------------------------------------------------------ ladders
-
-
-def bot_fingerprint(anchor: str, game: str) -> str | None:
-    """The sha256 of the shipped checkpoint an ``az:default...`` / ``ppo:default...``
-    anchor plays (None for any other anchor, or where none ships): a ladder rates against
-    the bot as it was when the ladder was built, so a ladder keeps these and refuses to
-    rate once one of them has changed."""
-    from meeplezoo.agents.az.agent import shipped_checkpoint
-    from meeplezoo.agents.ppo.agent import shipped_policy
-    from meeplezoo.agents.shipped import shipped_name
-
-    kind, _, arguments = anchor.partition(":")
-    shipped = shipped_name(arguments.split(",")[0]) if kind in ("az", "ppo") else None
-    if shipped is None:
-        return None
-    try:
-        path = (shipped_checkpoint if kind == "az" else shipped_policy)(game, *shipped)
-    except ValueError:
-        return None
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def changed_bots(ladder: dict) -> list[str]:

@@ -1,0 +1,58 @@
+"""Which network an agent spec plays, as the sha256 of its checkpoint file.
+
+``az:default`` names whatever bot the package ships today, and ``az:runs/x/checkpoint.pt``
+whatever a run last wrote there: the same name can be another player tomorrow.  Results
+that outlive a session (the arena's resumable records, a ladder's anchors) keep these
+fingerprints, so a re-shipped bot or a retrained checkpoint is never scored with the games
+of the one before it: the arena plays it again, and a ladder refuses to rate with it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+
+def bot_fingerprint(agent: str, game: str) -> str | None:
+    """The sha256 of the checkpoint an ``az:`` / ``ppo:`` spec loads: the shipped bot of
+    ``az:default...`` / ``ppo:default...``, or the file an ``az:PATH`` / ``ppo:PATH`` names;
+    None for any other agent (a search, a hand-written bot) or where no file is found."""
+    from meeplezoo.agents.az.agent import shipped_checkpoint
+    from meeplezoo.agents.ppo.agent import shipped_policy
+    from meeplezoo.agents.shipped import shipped_name
+
+    kind, _, arguments = agent.partition(":")
+    if kind not in ("az", "ppo"):
+        return None
+    first = arguments.split(",")[0]
+    shipped = shipped_name(first)
+    if shipped is not None:
+        try:
+            path = (shipped_checkpoint if kind == "az" else shipped_policy)(game, *shipped)
+        except ValueError:
+            return None
+    else:
+        path = Path(first)
+        if not path.is_file():
+            return None
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def fingerprints(agents: Iterable[str], game: str) -> dict[str, str]:
+    """``{agent: sha256}`` for the agents that load a checkpoint."""
+    return {agent: digest for agent in dict.fromkeys(agents)
+            if (digest := bot_fingerprint(agent, game)) is not None}
+
+
+def seated_bots(seats: Sequence[str], prints: dict[str, str]) -> dict[str, str]:
+    """The fingerprints of the checkpoint agents among ``seats``."""
+    return {agent: prints[agent] for agent in sorted(set(seats)) if agent in prints}
+
+
+def with_fingerprints(job: dict, prints: dict[str, str]) -> dict:
+    """``job`` with its seated bots' fingerprints (field ``bots``, copied into the game's
+    record); a job without a checkpoint agent stays as it was, so the records of searches
+    and hand-written bots keep their old form."""
+    bots = seated_bots(job["seats"], prints)
+    return {**job, "bots": bots} if bots else job
