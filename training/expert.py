@@ -25,7 +25,6 @@ self-play from the pretrained network with the search's positions in its replay 
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import sys
 import time
@@ -43,7 +42,7 @@ from .az_learner import Learner, az_loss
 from .az_selfplay import BUFFER_FIELDS
 from .checks import check_options, rule_options
 from .expert_games import buffer_rows, generate, load_positions, make_teacher, save_positions
-from .fit import fit_epochs
+from .fit import fit_epochs, write_history
 from .ppo import canonical_game
 from .runlog import tyro_main
 
@@ -264,14 +263,6 @@ def clear_run(folder: Path) -> None:
     for pattern in RUN_FILES:
         for path in folder.glob(pattern):
             path.unlink()
-
-
-def write_history(path: Path, history: list[dict]) -> None:
-    fields = list(dict.fromkeys(key for row in history for key in row))
-    with path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=fields, restval="")
-        writer.writeheader()
-        writer.writerows(history)
 
 
 def resume_command(options: Options) -> str:

@@ -9,16 +9,13 @@ Epoch 0 is the network before the fit.  The measured positions are the held-out 
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
-
-
-def measured_rows(train_rows: np.ndarray, held_rows: np.ndarray) -> tuple[np.ndarray, str]:
-    """The positions each epoch is measured on, and the prefix of their columns."""
-    return (held_rows, "held-out") if len(held_rows) else (train_rows, "training")
 
 
 def fit_epochs(network: nn.Module, optimizer: torch.optim.Optimizer, train_rows: np.ndarray,
@@ -31,7 +28,7 @@ def fit_epochs(network: nn.Module, optimizer: torch.optim.Optimizer, train_rows:
     its parts as floats, ``measure(index)`` the figures of the measured positions (in eval
     mode: it may call ``network.eval()``), ``line(epoch, train, measured, where)`` the
     progress line.  Returns one row per epoch, epoch 0 first."""
-    measured, where = measured_rows(train_rows, held_rows)
+    measured, where = (held_rows, "held-out") if len(held_rows) else (train_rows, "training")
     history = [{"epoch": 0, **{f"{where}_{k}": v for k, v in measure(measured).items()}}]
     for epoch in range(1, epochs + 1):
         network.train()
@@ -53,3 +50,13 @@ def fit_epochs(network: nn.Module, optimizer: torch.optim.Optimizer, train_rows:
                         **{f"{where}_{k}": v for k, v in held.items()}})
         say(line(epoch, train, held, where))
     return history
+
+
+def write_history(path: Path, history: list[dict]) -> None:
+    """The rows of :func:`fit_epochs` as a CSV (``pretrain.csv``, ``warm_start.csv``); a
+    column missing from a row (epoch 0 has no training loss) is left empty."""
+    fields = list(dict.fromkeys(key for row in history for key in row))
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields, restval="")
+        writer.writeheader()
+        writer.writerows(history)

@@ -40,9 +40,9 @@ from torch.nn import functional as F
 
 from meeplezoo.agents.ppo.network import masked_logits
 
-from .expert import AZ, correlation, split_games, write_history
+from .expert import AZ, correlation, split_games
 from .expert_games import buffer_rows, load_positions
-from .fit import fit_epochs
+from .fit import fit_epochs, write_history
 
 HOLDOUT = 0.1
 
