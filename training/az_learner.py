@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import shutil
 
 import numpy as np
 import torch
@@ -25,7 +24,7 @@ from meeplezoo.agents.ppo.network import masked_logits
 from meeplezoo.envs import spec
 
 from .az_selfplay import ReplayBuffer
-from .checkpoint import remove_stale_temporaries, save_checkpoint
+from .checkpoint import keep_copy, remove_stale_temporaries, save_checkpoint
 from .checks import board_options, check_options, rule_options
 from .evaluate import append_eval_rows, evaluate_checkpoint
 from .ppo import canonical_game, run_path
@@ -226,9 +225,7 @@ class Learner:
         """One periodic evaluation (outside the time budget), rows keyed by the iteration."""
         options, counters = self.options, self.counters
         if options.keep_checkpoints:
-            kept = self.folder / "checkpoints" / f"iter_{counters['iteration']}.pt"
-            kept.parent.mkdir(exist_ok=True)
-            shutil.copyfile(self.checkpoint_path, kept)
+            keep_copy(self.checkpoint_path, counters["iteration"])
         rows = evaluate_checkpoint(self.checkpoint_path, options.game, options.eval_opponents,
                                    options.eval_games, options.players,
                                    seed=10_000 * counters["iteration"],

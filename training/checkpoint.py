@@ -92,6 +92,18 @@ def atomic_write(path: Path, write) -> None:
         raise
 
 
+def keep_copy(checkpoint_path: Path, step: int) -> Path:
+    """Copy the run's checkpoint to ``checkpoints/iter_<step>.pt`` beside it (``AZ``'s
+    iteration or PPO's update): the files ``benchmarks.generalisation --checkpoints``
+    draws a curve through."""
+    import shutil
+
+    kept = Path(checkpoint_path).parent / "checkpoints" / f"iter_{step}.pt"
+    kept.parent.mkdir(exist_ok=True)
+    shutil.copyfile(checkpoint_path, kept)
+    return kept
+
+
 def remove_stale_temporaries(path: str | os.PathLike) -> list[Path]:
     """Delete the temporary files that earlier writes of ``path`` left when they were
     killed midway (SIGKILL skips ``atomic_write``'s clean-up); returns what was removed."""

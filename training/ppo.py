@@ -26,10 +26,7 @@ from meeplezoo.agents.ppo.network import make_network, network_meta
 from meeplezoo.envs import names, spec
 from meeplezoo.envs.core.batch import BatchEnv
 
-from .checkpoint import (
-    remove_stale_temporaries,
-    save_checkpoint,
-)
+from .checkpoint import keep_copy, remove_stale_temporaries, save_checkpoint
 from .checks import board_options, check_options, rule_options
 from .collect import Collector, compute_gae
 from .evaluate import append_eval_rows, evaluate_checkpoint
@@ -125,6 +122,10 @@ class Options:
     eval_board: str | None = None
     """board of the evaluation games: ``generated:test`` logs the held-out score during
     training (a board per game from that range); default: the printed one"""
+    keep_checkpoints: bool = False
+    """keep each evaluation's checkpoint as ``checkpoints/iter_<update>.pt`` in the run
+    folder (curves over a run, e.g. ``benchmarks.generalisation --checkpoints --template
+    ppo:{checkpoint}``)"""
     opponent_fraction: float = 0.0
     """fraction of the games where the learner plays one seat against a pool snapshot
     (0: pure self-play)"""
@@ -341,6 +342,8 @@ def train(options: Options) -> dict:
             if counters["update"] % options.checkpoint_every == 0 or evaluate_now:
                 save()
             if evaluate_now:
+                if options.keep_checkpoints:
+                    keep_copy(checkpoint_path, counters["update"])
                 evaluate(checkpoint_path, options, counters, eval_path, log.writer)
         save()
     finally:

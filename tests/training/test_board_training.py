@@ -61,13 +61,29 @@ def test_az_trains_on_a_distribution_logs_the_held_out_score_and_draws_the_curve
     assert list(out.glob("*_curve.png"))
 
 
-def test_ppo_trains_on_a_distribution(tmp_path):
+def test_ppo_trains_on_a_distribution_and_keeps_checkpoints_for_the_curve(tmp_path):
     options = ppo.Options(game="serenissima", num_envs=8, num_steps=8, hidden=(16,),
-                          update_epochs=1, num_minibatches=2, max_updates=1,
+                          update_epochs=1, num_minibatches=2, max_updates=2,
                           checkpoint_every=1, progress=False, run_dir=str(tmp_path), seed=3,
-                          board="generated:0-63")
+                          board="generated:0-63", eval_every=1, eval_games=2,
+                          eval_opponents=("random",), eval_board="generated:test",
+                          keep_checkpoints=True)
     ppo.train(options)
-    assert (tmp_path / "serenissima_v0_2p_seed3" / "checkpoint.pt").exists()
+    run = tmp_path / "serenissima_v0_2p_seed3"
+    assert (run / "checkpoint.pt").exists()
+    kept = sorted(p.name for p in (run / "checkpoints").iterdir())
+    assert kept == ["iter_1.pt", "iter_2.pt"]
+    assert (run / "checkpoints" / "iter_1.pt").read_bytes() != \
+        (run / "checkpoints" / "iter_2.pt").read_bytes()        # each update's own weights
+    out = tmp_path / "curve"
+    assert generalisation.main(["serenissima", "--checkpoints", str(run / "checkpoints"),
+                                "--template", "ppo:{checkpoint}", "--curve-opponent", "random",
+                                "--curve-deals", "1", "--workers", "1", "--out", str(out),
+                                "--quiet"]) == 0
+    (curve_json,) = out.glob("*_curve.json")
+    points = __import__("json").loads(curve_json.read_text())
+    assert sorted((p["iteration"], p["set"]) for p in points) == [
+        (1, "test"), (1, "train"), (2, "test"), (2, "train")]
 
 
 def test_a_board_for_a_game_without_boards_is_one_clear_line(tmp_path, capsys):
