@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -96,8 +97,6 @@ def keep_copy(checkpoint_path: Path, step: int) -> Path:
     """Copy the run's checkpoint to ``checkpoints/iter_<step>.pt`` beside it (``AZ``'s
     iteration or PPO's update): the files ``benchmarks.generalisation --checkpoints``
     draws a curve through."""
-    import shutil
-
     kept = Path(checkpoint_path).parent / "checkpoints" / f"iter_{step}.pt"
     kept.parent.mkdir(exist_ok=True)
     shutil.copyfile(checkpoint_path, kept)
