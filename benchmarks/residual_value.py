@@ -134,6 +134,8 @@ def run(args) -> int:
                          f"{have})")
     if not 0 < args.holdout < 1:
         raise ValueError("--holdout must be between 0 and 1")
+    if args.epochs < 1 or args.hidden < 1:
+        raise ValueError("--epochs and --hidden must be at least 1")
     torch.set_num_threads(args.torch_threads)
     positions = load_positions(args.positions, spec(game), args.players)
     obs, heuristic, results = inputs(game, positions)

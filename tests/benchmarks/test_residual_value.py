@@ -72,6 +72,7 @@ def test_thirds_follow_each_games_recorded_order():
     (["hansa_v0", "--positions", "x.npz"], "no compiled heuristic leaf"),
     ([GAME, "--positions", "x.npz", "--holdout", "1"], "--holdout"),
     ([GAME, "--positions", "missing.npz"], "no such file"),
+    ([GAME, "--positions", "x.npz", "--epochs", "0"], "--epochs and --hidden"),
 ])
 def test_bad_input_is_one_line(argv, message, capsys):
     assert residual_value.main(argv) == 2
