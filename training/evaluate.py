@@ -66,6 +66,21 @@ def read_eval_rows(path: Path) -> list[dict]:
                 for row in csv.DictReader(handle)]
 
 
+def curve_title(run_folder: Path) -> str:
+    """The plot's title: the run's name and, where its checkpoint records an evaluation
+    board other than the printed one (``--eval-board generated:test``), that board, so a
+    held-out curve does not read as one on the printed board."""
+    from .checkpoint import load_checkpoint
+
+    title = f"learning curve: {run_folder.name}"
+    try:
+        options = load_checkpoint(run_folder / "checkpoint.pt").get("options") or {}
+    except (FileNotFoundError, ValueError):          # no checkpoint (yet): the name alone
+        return title
+    board = options.get("eval_board") if isinstance(options, dict) else None
+    return f"{title} (evaluated on {board})" if board else title
+
+
 def plot_learning_curve(run_folder: str | Path, out: str | Path | None = None) -> Path:
     """Score against each anchor over training time and env steps, with Wilson bands."""
     import matplotlib
@@ -93,7 +108,7 @@ def plot_learning_curve(run_folder: str | Path, out: str | Path | None = None) -
         axis.set_ylim(-0.02, 1.02)
         axis.grid(alpha=0.3)
     axes[1].legend(loc="lower right")
-    figure.suptitle(f"learning curve: {run_folder.name}")
+    figure.suptitle(curve_title(run_folder))
     figure.tight_layout()
     out = Path(out) if out else run_folder / "learning_curve.png"
     figure.savefig(out, dpi=110)

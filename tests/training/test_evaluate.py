@@ -7,7 +7,11 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("tyro")
 
-from meeplezoo.training.evaluate import plot_learning_curve, read_eval_rows  # noqa: E402
+from meeplezoo.training.evaluate import (  # noqa: E402
+    curve_title,
+    plot_learning_curve,
+    read_eval_rows,
+)
 from meeplezoo.training.ppo import Options, train  # noqa: E402
 
 
@@ -33,6 +37,17 @@ def test_periodic_evaluation_and_curve(tmp_path):
     train(tiny(tmp_path, resume=True, max_updates=6))
     rows = read_eval_rows(tmp_path / "evaluated" / "eval.csv")
     assert [int(r["update"]) for r in rows] == [2, 2, 4, 4, 6, 6]
+
+
+def test_the_title_names_a_held_out_evaluation_board(tmp_path):
+    train(tiny(tmp_path, game="hansa", max_updates=2, eval_opponents=("random",),
+               eval_board="generated:test", run_name="held_out"))
+    assert curve_title(tmp_path / "held_out") == \
+        "learning curve: held_out (evaluated on generated:test)"
+    train(tiny(tmp_path, game="hansa", max_updates=2, eval_opponents=("random",),
+               run_name="printed"))
+    assert curve_title(tmp_path / "printed") == "learning curve: printed"
+    assert curve_title(tmp_path / "nowhere") == "learning curve: nowhere"
 
 
 def test_curve_needs_evaluations(tmp_path):
