@@ -74,17 +74,12 @@ def compiled_trunk(layers: list, planes: np.ndarray) -> np.ndarray:
     return x
 
 
-def trunk_multiply_adds(network) -> int:
-    """Multiply-adds of the stem, the residual blocks and the cell logits, per position."""
+def trunk_multiply_adds(layers: list) -> int:
+    """Multiply-adds per position of the convolutions ``trunk_weights`` gives (the stem and
+    the residual blocks: what the timings below call the trunk), one per weight per cell."""
     from meeplezoo.envs.carcassonne.data import OBS_WINDOW
 
-    cells = OBS_WINDOW * OBS_WINDOW
-    total = 0
-    for module in network.modules():
-        if type(module).__name__ == "Conv2d":
-            height, width = module.kernel_size
-            total += cells * module.in_channels * module.out_channels * height * width
-    return total
+    return OBS_WINDOW * OBS_WINDOW * sum(weight.size for weight, _ in layers)
 
 
 def time_leaves(agent, state, mask, leaves: int, calls: int) -> dict:
@@ -135,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     env.reset(seed=3)
     for _ in range(20):                          # a board with some tiles on it
         env.step(int(np.flatnonzero(env.action_mask())[0]))
-    macs = trunk_multiply_adds(agent.network)
+    macs = trunk_multiply_adds(trunk_weights(agent.network))
     print(f"{args.game}: trunk {macs / 1e6:.2f} M multiply-adds a position, one torch thread")
     for leaves in (1, 8):
         row = time_leaves(agent, env.unwrapped.state, np.asarray(env.action_mask(), np.int8),
