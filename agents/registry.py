@@ -124,7 +124,9 @@ def _number(value) -> str:
 def _mcts(game: str, seed: int | None, arguments: str) -> Agent:
     """``mcts:N`` (N simulations) or ``mcts:2.5s`` (seconds), then ``,key=value`` options:
     depth (rollout depth), c, nodes, chance (sample|stratified), rollout (random|heuristic),
-    reuse, leaf (rollout|heuristic: value leaves with the game's heuristic), backup
+    reuse, leaf (rollout|heuristic: value leaves with the game's heuristic; fitted: with
+    the value fitted to game results that ships for the game, fitted:<file.json> with
+    another fit, ``agents/fitted_values.py``), backup
     (mean|max: max at decisions, expectation at chance nodes), horizon (game|turn: plan
     only the current turn), prior (0..1: PUCT with that share of each node's prior on the
     game's heuristic move).  A game's ``GAME_MCTS_DEFAULTS`` come first, so the user's
@@ -150,7 +152,12 @@ def _mcts(game: str, seed: int | None, arguments: str) -> Agent:
             f"with keys {', '.join(MCTS_OPTIONS)}"
         ) from None
     _check_bounds(f"mcts:{arguments}", kwargs, MCTS_BOUNDS)
-    if "leaf_value" in kwargs:
+    if kwargs.get("leaf_value", "").split(":")[0] == "fitted":   # fitted[:<file.json>]
+        from .fitted_values import fitted_leaf
+
+        kwargs["leaf_value"], kwargs["leaf_weights"] = fitted_leaf(
+            game, kwargs["leaf_value"].partition(":")[2])
+    elif "leaf_value" in kwargs:
         kwargs["leaf_value"] = _leaf_value(game, kwargs["leaf_value"])
     agent = MCTSAgent(**kwargs)
     agent.name = f"mcts:{arguments}"
@@ -194,6 +201,10 @@ def az_settings(options: list[str], spec: str = "az:") -> dict:
                 kwargs["root"] = value
             elif key == "backup" and value in ("mean", "max"):
                 kwargs["backup"] = value
+            elif key == "leaf" and value in ("heuristic", "fitted"):
+                kwargs["leaf"] = value
+            elif key == "search" and value in ("network", "uct"):
+                kwargs["search"] = value
             elif key == "fpu":
                 parent = value.startswith("parent-")
                 kwargs["fpu_mode"] = "parent" if parent else "fixed"
@@ -204,7 +215,8 @@ def az_settings(options: list[str], spec: str = "az:") -> dict:
         except (KeyError, ValueError):
             raise ValueError(f"bad az option {option!r}; the options are sims=N, "
                              f"root=puct|gumbel, c=X, batch=N, fpu=X or fpu=parent-X, "
-                             f"lam=X, pmix=X, rollouts=N, margin=X, backup=mean|max") from None
+                             f"lam=X, pmix=X, rollouts=N, margin=X, backup=mean|max, "
+                             f"leaf=heuristic|fitted, search=network|uct") from None
     _check_bounds(spec, kwargs, AZ_BOUNDS)
     return kwargs
 
@@ -218,7 +230,9 @@ def _az(game: str, seed: int | None, arguments: str) -> Agent:
     (leaves per network call), ``fpu=X`` or ``fpu=parent-X`` (first-play urgency),
     ``lam=X`` (the network's share of the leaf value, the rest the game's heuristic),
     ``pmix=X`` (prior share on the heuristic's move), ``rollouts=N``, ``margin=X`` (the
-    predicted score margin's share of the utility), ``backup=mean|max``."""
+    predicted score margin's share of the utility), ``backup=mean|max``, ``leaf=fitted``
+    (the heuristic share of the leaf value from the game's fitted value), ``search=uct``
+    (the game's tuned search with that leaf, the network unused)."""
     path, *options = arguments.split(",") if arguments else [""]
     if not path:
         raise ValueError("write az:<checkpoint> or az:default, then optionally ,sims=N")

@@ -1,12 +1,12 @@
 """A compiled leaf evaluation for Saint Malo MCTS: the greedy agent's position value.
 
-``heuristic_value(state, out)`` writes one zero-sum value per seat in [-1, 1]: each seat's
-static evaluation (its score margin over the best opponent plus the potential of its
-city, see ``saint_malo_greedy.static_eval``) squashed by ``tanh(margin / SCALE)`` and
-centred; at the end of the game the exact win/loss values.  MCTS with this as its leaf
-value (``mcts:N,leaf=heuristic``) searches on top of the greedy agent's judgement
-instead of random rollouts.
-"""
+``heuristic_value(state, weights, out)`` (the search's leaf hook; no ``weights``) writes
+one zero-sum value per seat in [-1, 1]: each seat's static evaluation (its score margin
+over the best opponent plus the potential of its city, see
+``saint_malo_greedy.static_eval``) squashed by ``tanh(margin / SCALE)`` and centred; at
+the end of the game the exact win/loss values. MCTS with this as its leaf value
+(``mcts:N,leaf=heuristic``) searches on top of the greedy agent's judgement instead of
+random rollouts."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def finish_turn(state):
 
 
 @njit
-def heuristic_value(state, out):
+def heuristic_value(state, weights, out):
     players = state[H_NUM_PLAYERS]
     if state[H_TO_MOVE] == TERMINAL:
         scores = np.zeros(players, dtype=np.int64)

@@ -7,6 +7,12 @@ most visited move.  ``root=gumbel`` puts the training's Gumbel root on top inste
 the move with the best prior plus completed q), which makes better use of a small budget.
 ``sims=0`` plays the network's policy alone (its most probable legal move), which is what
 the search improves on.
+
+``leaf=fitted`` gives the heuristic share of each leaf's value (``lam`` < 1) to the value
+fitted to game results that ships for the game (``agents/fitted_values.py``) instead of
+the hand-set one.  ``search=uct`` plays the game's tuned search (``mcts:N`` with the
+game's defaults and that leaf) with the bot's simulations, the network unused: where a
+learnt value is the whole of what the bot adds (Carcassonne: BENCHMARKS.md), it ships so.
 """
 
 from __future__ import annotations
@@ -38,7 +44,7 @@ def shipped_checkpoint(game: str, players: int = 2, variant: str = "") -> Path:
 # options (``az:default,c=1.5,fpu=parent-0.2,lam=0.5``) override both.
 PLAY_DEFAULTS = {"simulations": 200, "c": 1.25, "leaf_batch": 8, "fpu_mode": "fixed",
                  "fpu": 0.0, "lam": 1.0, "prior_mix": 0.0, "rollouts": 1, "margin": 0.0,
-                 "backup": "mean"}
+                 "backup": "mean", "leaf": "", "search": "network"}
 
 
 def load_az_checkpoint(path: str | Path, device: str = "cpu"):
@@ -67,7 +73,8 @@ def check_play_record(play: dict, where: str) -> None:
     checkpoint's file must not make a bot search forever or crash mid-game."""
     from ..registry import AZ_BOUNDS, _check_bounds
 
-    choices = {"fpu_mode": ("fixed", "parent"), "backup": ("mean", "max")}
+    choices = {"fpu_mode": ("fixed", "parent"), "backup": ("mean", "max"),
+               "leaf": ("", "heuristic", "fitted"), "search": ("network", "uct")}
     for key, value in play.items():
         expected = type(PLAY_DEFAULTS[key])
         if key in choices and value not in choices[key] or key not in choices and (
@@ -92,14 +99,16 @@ class AZAgent(Agent):
                  root: str = "puct", fpu_mode: str | None = None, fpu: float | None = None,
                  lam: float | None = None, prior_mix: float | None = None,
                  rollouts: int | None = None, margin: float | None = None,
-                 backup: str | None = None, seed: int | None = None):
+                 backup: str | None = None, leaf: str | None = None,
+                 search: str | None = None, seed: int | None = None):
         super().__init__(seed)
         if root not in ("puct", "gumbel"):
             raise ValueError(f"root must be puct or gumbel, not {root!r}")
         self.network, self.meta, recorded = load_az_checkpoint(checkpoint, device)
         given = {"simulations": simulations, "c": c, "leaf_batch": leaf_batch,
                  "fpu_mode": fpu_mode, "fpu": fpu, "lam": lam, "prior_mix": prior_mix,
-                 "rollouts": rollouts, "margin": margin, "backup": backup}
+                 "rollouts": rollouts, "margin": margin, "backup": backup, "leaf": leaf,
+                 "search": search}
         self.settings = settings = {**PLAY_DEFAULTS, **recorded,
                                     **{k: v for k, v in given.items() if v is not None}}
         if settings["simulations"] < 0:
@@ -112,10 +121,14 @@ class AZAgent(Agent):
         self.network_evaluator = play_evaluator(self.network, spec(self.game), device,
                                                 float(settings["margin"]))
         knowledge = Knowledge(float(settings["lam"]), float(settings["prior_mix"]),
-                              int(settings["rollouts"]))
+                              int(settings["rollouts"]), settings["leaf"])
         self.evaluator = KnowledgeEvaluator(self.network_evaluator, spec(self.game), knowledge,
                                             seed) if knowledge.used else self.network_evaluator
         self.simulations = int(settings["simulations"])
+        self.name = f"az:{checkpoint},sims={self.simulations}"
+        if settings["search"] == "uct":
+            self.search = self._tuned_search(settings, seed)
+            return
         search = GumbelMCTS if root == "gumbel" else MCTSAgent
         extra = {"gumbel_scale": 0.0} if root == "gumbel" else {}
         self.search = None if self.simulations == 0 else search(
@@ -123,7 +136,18 @@ class AZAgent(Agent):
             leaf_batch=int(settings["leaf_batch"]), fpu=float(settings["fpu"]),
             fpu_mode=settings["fpu_mode"], backup=settings["backup"], chance="stratified",
             seed=seed, **extra)
-        self.name = f"az:{checkpoint},sims={self.simulations}"
+
+    def _tuned_search(self, settings: dict, seed: int | None):
+        """``search=uct``: the game's ``mcts:N`` defaults with the recorded leaf."""
+        from ..registry import make_agent
+
+        if self.simulations < 1:
+            raise ValueError("search=uct needs sims >= 1 (sims=0 is the network's policy)")
+        if settings["lam"] != 0.0 or settings["prior_mix"] != 0.0:
+            raise ValueError("search=uct leaves the network out: it needs lam=0 and pmix=0 "
+                             f"(got lam={settings['lam']:g}, pmix={settings['prior_mix']:g})")
+        leaf = f",leaf={settings['leaf']}" if settings["leaf"] else ""
+        return make_agent(f"mcts:{self.simulations}{leaf}", self.game, seed=seed)
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)

@@ -39,6 +39,9 @@ class Knowledge:
     """share of each prior put on the heuristic's move (0: the network's priors alone)"""
     rollouts: int = 1
     """heuristic rollouts per leaf, in games valued by rollouts"""
+    leaf: str = ""
+    """the heuristic's leaf: "" the tuned search's, "heuristic" the hand-set leaf value,
+    "fitted" the value fitted to game results that ships for the game"""
 
     def __post_init__(self):
         for name, value, low, high in (("lam", self.lam, 0.0, 1.0),
@@ -50,6 +53,8 @@ class Knowledge:
         if isinstance(self.rollouts, bool) or not isinstance(self.rollouts, int) or \
                 not 1 <= self.rollouts <= 64:
             raise ValueError(f"rollouts must be an integer in 1..64, got {self.rollouts!r}")
+        if self.leaf not in ("", "heuristic", "fitted"):
+            raise ValueError(f"leaf must be '', 'heuristic' or 'fitted', got {self.leaf!r}")
 
     @property
     def used(self) -> bool:
@@ -100,7 +105,7 @@ class KnowledgeEvaluator:
     def __init__(self, evaluator, spec: GameSpec, knowledge: Knowledge,
                  seed: int | None = 0):
         self.evaluator, self.spec, self.knowledge = evaluator, spec, knowledge
-        self.heuristic = HeuristicLeaves(spec, knowledge.rollouts, seed)
+        self.heuristic = HeuristicLeaves(spec, knowledge.rollouts, seed, knowledge.leaf or None)
 
     def set_lam(self, lam: float) -> None:
         """A schedule's next weight (training hands the values over to the network)."""

@@ -1,9 +1,9 @@
 """A compiled leaf evaluation for Hansa Teutonica MCTS (``mcts:N,leaf=heuristic``).
 
-``heuristic_value(state, out)`` first plays the current turn out with the heuristic
-policy (a mid-turn position is what a static value misjudges most), then writes one
-zero-sum value per seat in [-1, 1]: each seat's
-score as if the game ended now (§10, categories A-F) plus a small credit for progress on
+``heuristic_value(state, weights, out)`` (the search's leaf hook; no ``weights``) first
+plays the current turn out with the heuristic policy (a mid-turn position is what a
+static value misjudges most), then writes one zero-sum value per seat in [-1, 1]: each
+seat's score as if the game ended now (§10, categories A-F) plus a small credit for progress on
 routes, as a margin over the best opponent squashed by ``tanh(margin / SCALE)`` and
 centred; at the end of the game the exact win/loss values.  Uniform random rollouts almost
 never finish a game of Hansa Teutonica (spec HT-9.5), so a leaf value (or the heuristic
@@ -54,7 +54,7 @@ def finish_turn(state):
 
 
 @njit
-def heuristic_value(state, out):
+def heuristic_value(state, weights, out):
     state = finish_turn(state)
     players = state[H_NUM_PLAYERS]
     totals = np.zeros(players, dtype=np.int64)

@@ -4,8 +4,9 @@ Budget by simulations (``simulations=200``) or by time (``seconds=0.5``); determ
 for a given seed.  ``evaluator(states, masks) -> (values [B, P], priors [B, A])`` switches
 to PUCT with batched leaf evaluation (a network plugs in here); without it, leaves are
 valued by rollouts (random, or the game's heuristic policy when ``rollout="heuristic"``
-and the game provides one), or by a compiled ``leaf_value(state, out)`` (a heuristic
-position value, e.g. ``agents/saint_malo_value.py``).
+and the game provides one), or by a compiled ``leaf_value(state, weights, out)`` (a
+heuristic position value, e.g. ``agents/saint_malo_value.py``; ``leaf_weights`` reach it
+as ``weights``, e.g. a value fitted to game results, ``training/fit_value.py``).
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ class MCTSAgent(Agent):
                  evaluator: Callable | None = None, leaf_batch: int = 16, fpu: float = 0.0,
                  leaf_value: Callable | None = None, backup: str = "mean",
                  horizon: str = "game", prior: float = 0.0, fpu_mode: str = "fixed",
-                 seed: int | None = None):
+                 leaf_weights: np.ndarray | None = None, seed: int | None = None):
         super().__init__(seed)
         if simulations < 1 and seconds is None:
             raise ValueError("simulations must be >= 1 (or give seconds)")
@@ -103,6 +104,8 @@ class MCTSAgent(Agent):
                                 1.0 if horizon == "turn" else 0.0, 0.0, 0.0, prior, -1.0,
                                 1.0 if fpu_mode == "parent" else 0.0],
                                dtype=np.float64)
+        if leaf_weights is not None:
+            self.params = np.concatenate([self.params, np.asarray(leaf_weights, np.float64)])
         self.tree = Tree(max_nodes)
         self._rng = new_rng(0)        # reseeded in place per move (a forest holds a view)
         self.name = f"mcts:{simulations}" if seconds is None else f"mcts:{seconds}s"

@@ -205,7 +205,7 @@ def simulate(num_simulations, root_state, nodes, values, edges, priors, meta, pa
         leaf = descend(state, nodes, values, edges, priors, meta, params, rng, mask, codes,
                        probs, True)
         if params[P_LEAF_VALUE] > 0.5:
-            leaf_value(state, value)
+            leaf_value(state, params[PARAM_COUNT:], value)
         else:
             rollout(state, params, rng, mask, value)
         backward(leaf, value, players, nodes, values, 0, edges, priors, params)
@@ -265,7 +265,7 @@ def heuristic_values(states, params, rng, rollouts, mask, out):
             terminal_value(state, value)
             out[row, :players] = value
         elif params[P_LEAF_VALUE] > 0.5:
-            leaf_value(state, value)
+            leaf_value(state, params[PARAM_COUNT:], value)
             out[row, :players] = value
         else:
             for _ in range(rollouts):

@@ -237,9 +237,9 @@ def settle_meeple(state):
 
 
 @njit
-def heuristic_value(state, out):
-    """MCTS leaf value (``leaf_value(state, out)``): per seat, tanh of (its running score +
-    ``expected_points`` + meeples in supply) minus the best opponent's, over
+def heuristic_value(state, weights, out):
+    """MCTS leaf value (``leaf_value(state, weights, out)``; no weights): per seat, tanh of
+    (its running score + ``expected_points`` + meeples in supply) minus the best opponent's, over
     ``LEAF_SCALE``, centred to zero sum; mid-turn the meeple decision is settled first;
     exact win/loss values at the end."""
     players = state[H_NUM_PLAYERS]

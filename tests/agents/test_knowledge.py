@@ -48,8 +48,24 @@ def test_batched_heuristic_values_are_the_games_leaf_value(game):
     leaf_value = _load(LEAF_VALUES[game])
     for row, state in enumerate(states):
         one = np.zeros(2)
-        leaf_value(state.copy(), one)
+        leaf_value(state.copy(), np.zeros(0), one)
         assert np.allclose(batched[row], one), row
+
+
+def test_batched_fitted_values_are_the_fitted_leaf_with_the_shipped_weights():
+    """``leaf=fitted``'s weights travel in the search's params to the batched values."""
+    from meeplezoo.agents.fitted_values import fitted_leaf
+
+    game = "carcassonne_v1"
+    states, _ = _positions(game, 40, seed=2)
+    batched = HeuristicLeaves(spec(game), leaf="fitted").values(states)
+    leaf_value, weights = fitted_leaf(game)
+    hand_set = HeuristicLeaves(spec(game)).values(states)
+    for row, state in enumerate(states):
+        one = np.zeros(2)
+        leaf_value(state.copy(), weights, one)
+        assert np.allclose(batched[row], one), row
+    assert not np.allclose(batched, hand_set)
 
 
 def test_rollout_games_average_their_rollouts_and_stay_in_range():

@@ -38,6 +38,6 @@ def test_game_leaf_values_are_zero_sum_and_bounded(game, players):
     for _ in range(40):
         if env._game_over:
             break
-        leaf(env.state.copy(), out)
+        leaf(env.state.copy(), np.zeros(0), out)
         assert out.sum() == pytest.approx(0.0, abs=1e-9) and np.abs(out).max() <= 2.0
         env.step(int(rng.choice(env.legal_actions())))

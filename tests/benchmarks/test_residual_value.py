@@ -40,7 +40,7 @@ def test_the_heuristic_row_is_the_leaf_values_correlation(positions, tmp_path, c
     values, results = [], []
     for state, rewards in zip(data["states"][held], data["rewards"][held], strict=True):
         out_values = np.zeros(6)
-        heuristic_value(state, out_values)              # one state at a time, the kernel
+        heuristic_value(state, np.zeros(0), out_values)  # one state at a time, the kernel
         seat = state[H_TO_MOVE]
         values.append(out_values[seat])
         results.append(rewards[seat])

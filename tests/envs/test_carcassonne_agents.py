@@ -13,6 +13,8 @@ from meeplezoo.envs.carcassonne.options import make_config
 from meeplezoo.envs.carcassonne.policy import random_playouts, rollout_policy
 from meeplezoo.envs.core.rng import new_rng
 
+NO_WEIGHTS = np.zeros(0)       # the leaf hook's weights: none for a hand-written leaf
+
 
 def play(agents, seed):
     env = carcassonne_v0.env(num_players=len(agents))
@@ -81,10 +83,10 @@ def test_heuristic_leaf_value_is_zero_sum_and_exact_at_the_end():
     out = np.zeros(3)
     rng = np.random.default_rng(0)
     while not all(env.terminations.values()):
-        heuristic_value(env.state, out)
+        heuristic_value(env.state, NO_WEIGHTS, out)
         assert abs(out.sum()) < 1e-9 and (np.abs(out) <= 1).all()
         env.step(int(rng.choice(env.legal_actions())))
-    heuristic_value(env.state, out)
+    heuristic_value(env.state, NO_WEIGHTS, out)
     assert out.tolist() == [env.rewards[a] for a in env.possible_agents]
 
 

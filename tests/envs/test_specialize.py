@@ -86,7 +86,7 @@ def test_a_leaf_value_without_an_importable_name_is_compiled_in_this_process():
     from meeplezoo.envs import make, spec
 
     @numba.njit
-    def local_leaf(state, out):                   # defined here: no module attribute
+    def local_leaf(state, weights, out):                   # defined here: no module attribute
         out[:] = 0.0
 
     bindings = {"policy": search.random_policy, "leaf_value": local_leaf,
@@ -104,7 +104,7 @@ from meeplezoo.envs.core.jit import njit
 
 
 @njit
-def leaf(state, out):
+def leaf(state, weights, out):
     out[:] = {value}
 """
 

@@ -1,0 +1,89 @@
+"""Leaf values fitted to game results: which games have one, and their weight files.
+
+A fitted leaf (e.g. ``envs/carcassonne/fitted_value.py``) is a compiled
+``leaf_value(state, weights, out)`` whose weights come from a JSON file written by
+``python -m meeplezoo.training.fit_value``.  ``mcts:N,leaf=fitted`` plays the file that
+ships for the game (``agents/values/<rules>.json``); ``leaf=fitted:<file.json>`` plays
+another.  A file is data, never code: it is parsed as JSON and every field checked
+(format, the game's rules, the term names in order, finite numbers, shapes in range)
+before a search reads it, so a file of another game, another term layout or an edited
+number is refused with one line.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+from meeplezoo.envs.versions import rules_name
+
+FORMAT, VERSION = "meeplezoo-fitted-value", 1
+SHIPPED_FOLDER = Path(__file__).parent / "values"
+# Games with a fitted leaf, by rules name: the module with TERMS, SHAPES, SHAPE_GRID,
+# position_terms and fitted_value.
+FITTED_MODULES = {"carcassonne_v0": "meeplezoo.envs.carcassonne.fitted_value"}
+# Bounds a shape must be in (the decays are chances; the reach is a number of tiles).
+SHAPE_BOUNDS = {"city_decay": (0.0, 1.0), "road_decay": (0.0, 1.0), "reach": (1.0, 100.0)}
+
+
+def fitted_module(game: str):
+    """The module of ``game``'s fitted leaf, or one ValueError naming those that exist."""
+    name = FITTED_MODULES.get(rules_name(game))
+    if name is None:
+        raise ValueError(f"{game} has no fitted leaf value; games with one: "
+                         f"{', '.join(sorted(FITTED_MODULES))}")
+    return importlib.import_module(name)
+
+
+def shipped_path(game: str) -> Path:
+    return SHIPPED_FOLDER / f"{rules_name(game)}.json"
+
+
+def read_fit(path: str | Path, game: str) -> dict:
+    """The checked record of a weight file for ``game`` (module docstring)."""
+    module = fitted_module(game)
+    path = Path(path)
+    try:
+        record = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such fitted-value file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"{path}: not a fitted-value file ({err})") from None
+    if not isinstance(record, dict) or record.get("format") != FORMAT or \
+            record.get("version") != VERSION:
+        raise ValueError(f"{path}: not a {FORMAT} file of version {VERSION}")
+    if record.get("rules") != rules_name(game):
+        raise ValueError(f"{path} was fitted for {record.get('rules')!r}, not for {game}")
+    weights, shape = record.get("weights"), record.get("shape")
+    if not isinstance(weights, dict) or list(weights) != list(module.TERMS):
+        raise ValueError(f"{path}: weights must name the terms {list(module.TERMS)} in order")
+    if not isinstance(shape, dict) or list(shape) != list(module.SHAPES):
+        raise ValueError(f"{path}: shape must name {list(module.SHAPES)} in order")
+    for name, value in [*weights.items(), *shape.items()]:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                not math.isfinite(value):
+            raise ValueError(f"{path}: {name} must be a finite number, not {value!r}")
+    for name, (low, high) in SHAPE_BOUNDS.items():
+        if name in shape and not low < shape[name] <= high:
+            raise ValueError(f"{path}: {name} must be in ({low:g}, {high:g}], "
+                             f"not {shape[name]!r}")
+    return record
+
+
+def weight_vector(record: dict) -> np.ndarray:
+    """The leaf hook's ``weights``: the shape values, then the term weights, in order."""
+    return np.array([*record["shape"].values(), *record["weights"].values()], np.float64)
+
+
+def fitted_leaf(game: str, source: str = ""):
+    """``(leaf_value, weights)`` for ``leaf=fitted`` (``source`` empty: the shipped file)
+    or ``leaf=fitted:<source>``."""
+    module = fitted_module(game)
+    path = Path(source) if source else shipped_path(game)
+    if not source and not path.is_file():
+        raise ValueError(f"no fitted leaf value ships for {game} (write leaf=fitted:<file>)")
+    return module.fitted_value, weight_vector(read_fit(path, game))
