@@ -25,7 +25,8 @@ FORMAT, VERSION = "meeplezoo-fitted-value", 1
 SHIPPED_FOLDER = Path(__file__).parent / "values"
 # Games with a fitted leaf, by rules name: the module with TERMS, SHAPES, SHAPE_GRID,
 # position_terms and fitted_value.
-FITTED_MODULES = {"carcassonne_v0": "meeplezoo.envs.carcassonne.fitted_value"}
+FITTED_MODULES = {"carcassonne_v0": "meeplezoo.envs.carcassonne.fitted_value",
+                  "serenissima_v0": "meeplezoo.envs.serenissima.fitted_value"}
 # Bounds a shape must be in (the decays are chances; the reach is a number of tiles).
 SHAPE_BOUNDS = {"city_decay": (0.0, 1.0), "road_decay": (0.0, 1.0), "reach": (1.0, 100.0)}
 

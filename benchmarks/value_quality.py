@@ -128,24 +128,25 @@ def heuristic_evaluator(game: str, kind: str = "auto", rollouts: int = 16,
     seats, as the game's ``mcts`` values a leaf (one compiled call a batch: the search
     template's ``heuristic_values``); ``kind`` leaf (the compiled leaf value), rollout
     (the mean of ``rollouts`` rollouts with the policy and depth of the game's ``mcts``
-    defaults) or auto (leaf where the game has one).  A finished game is its result."""
+    defaults), fitted (the game's fitted leaf value that ships, ``agents/fitted_values.py``)
+    or auto (leaf where the game has one).  A finished game is its result."""
     from meeplezoo.agents.az.knowledge import HeuristicLeaves
     from meeplezoo.agents.mcts.uct import P_ROLLOUT_DEPTH
     from meeplezoo.agents.registry import LEAF_VALUES
     from meeplezoo.envs import spec
     from meeplezoo.envs.versions import rules_name
 
-    if kind not in ("auto", "leaf", "rollout"):
-        raise ValueError(f"--heuristic {kind!r}: write auto, leaf or rollout")
+    if kind not in ("auto", "leaf", "rollout", "fitted"):
+        raise ValueError(f"--heuristic {kind!r}: write auto, leaf, rollout or fitted")
     if not 1 <= rollouts <= 10_000:
         raise ValueError("--rollouts must be in 1..10,000")
     if kind == "auto":
         kind = "leaf" if rules_name(game) in LEAF_VALUES else "rollout"
     leaves = HeuristicLeaves(spec(game), rollouts, seed,
-                             leaf="heuristic" if kind == "leaf" else "rollout")
+                             leaf={"leaf": "heuristic"}.get(kind, kind))
     depth = int(leaves.params[P_ROLLOUT_DEPTH])
-    label = "heuristic leaf" if kind == "leaf" else \
-        f"heuristic rollouts ({rollouts} x {'to the end' if depth < 0 else depth})"
+    label = {"leaf": "heuristic leaf", "fitted": "fitted leaf"}.get(
+        kind, f"heuristic rollouts ({rollouts} x {'to the end' if depth < 0 else depth})")
 
     def evaluate(states: np.ndarray, masks=None) -> np.ndarray:
         return leaves.values(np.asarray(states, dtype=np.int64))
@@ -262,8 +263,9 @@ def add_arguments(parser) -> None:
     report.add_argument("--checkpoint", action="append", default=[],
                         help="az:default, az:default3p, ppo:default, ppo:<path> or a "
                         "path (repeatable)")
-    report.add_argument("--heuristic", nargs="?", const="auto", default=None,
-                        help="also the search's heuristic: auto (default), leaf, rollout")
+    report.add_argument("--heuristic", nargs="?", const="auto", action="append",
+                        default=None, help="also the search's heuristic: auto (default), "
+                        "leaf, rollout or fitted (the fitted leaf that ships; repeatable)")
     report.add_argument("--rollouts", type=int, default=16)
     report.add_argument("--players", type=int, default=2)
     report.add_argument("--matchup", default=None,
@@ -301,8 +303,8 @@ def run(args) -> int:
         raise ValueError("--bootstrap must be in 0..100,000")
     # networks load first, so a bad checkpoint is refused before any work
     sources = [(name, network_evaluator(name, test_set)) for name in args.checkpoint]
-    if args.heuristic is not None:
-        evaluate, label = heuristic_evaluator(game, args.heuristic, args.rollouts)
+    for kind in args.heuristic or []:
+        evaluate, label = heuristic_evaluator(game, kind, args.rollouts)
         sources.append((label, evaluate))
     results = {}
     for label, evaluate in sources:

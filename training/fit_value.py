@@ -5,20 +5,20 @@
     python -m meeplezoo.training.fit_value carcassonne_v1 \\
         --agent mcts:100,leaf=fitted:runs/carcassonne_value/round1.json --out round2.json
 
-Plays ``--games`` games of ``--agent`` against itself (``benchmarks/value_sets.py``: every
-seat seeded by the deal, ``--per-game`` decision points kept from each with the game's
-final result), or reads such a set (``--set``), and fits the weights of the game's
-fitted leaf by logistic regression: the chance that the seat to move wins is
-``sigmoid(w . (terms of the seat - terms of its rival))``, ties counting half (two
-seats; the leaf itself plays at any count).  There is no intercept, so the value stays
-zero-sum whoever is to move.  The nonlinear shape of the terms (e.g. how fast an open
-city's chance to complete falls with its open ports) is chosen from the module's grid
-by the log-loss on held-out games (every fifth game), and the weights of that fit are
-written, with the held-out correlation of the fitted value and of the game's hand-set
-leaf by game third (``value_quality``'s measure), to a JSON file.
+Plays ``--games`` games of ``--agent`` against itself (``benchmarks/value_sets.py``:
+every seat seeded by the deal, ``--per-game`` decision points kept from each with the
+game's final result; kept as ``<out>_positions.npz``), or reads such a set (``--set``),
+and fits the weights of the game's fitted leaf by logistic regression: the chance that
+the seat to move wins is ``sigmoid(w . (terms of the seat - terms of its rival))``, ties
+counting half (two seats; the leaf itself plays at any count). There is no intercept, so
+the value stays zero-sum whoever is to move. The nonlinear shape of the terms (e.g. how
+fast an open city's chance to complete falls with its open ports) is chosen from the
+module's grid by the log-loss on held-out games (every fifth game), and the weights of
+that fit are written, with the held-out correlation of the fitted value and of the
+game's hand-set leaf by game third (``value_quality``'s measure), to a JSON file.
 
 Fitting the games of a search that already uses the previous fit is one round of
-expert iteration: the value learns from the play it makes possible.
+expert iteration (at Carcassonne a second round played weaker than the first: BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from meeplezoo.envs.versions import rules_name
 
 HELD_OUT_EVERY = 5                       # games with id % 5 == 0 are held out
 RIDGE = 1e-4                             # on standardised terms: keeps the Newton steps sane
+HEURISTIC_ROLLOUTS = 4                   # per position, where the search values by rollouts
 
 
 def logistic_fit(x: np.ndarray, y: np.ndarray, ridge: float = RIDGE,
@@ -107,7 +108,8 @@ def fit_value(game: str, value_set, progress: bool = True) -> dict:
     values[rows, states[:, H_TO_MOVE]] = fitted
     values[rows, 1 - states[:, H_TO_MOVE]] = -fitted
     held_set = value_set.subset(held)
-    heuristic, _ = heuristic_evaluator(value_set.game, "leaf")
+    # the search's own heuristic: its leaf value, or its rollouts where it rolls out
+    heuristic, label = heuristic_evaluator(value_set.game, "auto", HEURISTIC_ROLLOUTS)
     quality = {"fitted": quality_of(values[held], held_set)["mover"],
                "heuristic": quality_of(heuristic(held_set.states), held_set)["mover"]}
     return {"format": FORMAT, "version": VERSION, "rules": rules_name(game),
@@ -116,7 +118,8 @@ def fit_value(game: str, value_set, progress: bool = True) -> dict:
             "held_out": {"games": int(len(np.unique(value_set.game_id[held]))),
                          "positions": int(held.sum()), "log_loss": round(loss, 5),
                          "correlation": {who: {third: part["corr"] for third, part in
-                                               q.items()} for who, q in quality.items()}},
+                                               q.items()} for who, q in quality.items()},
+                         "heuristic": label},
             "data": {key: value_set.header.get(key) for key in
                      ("game", "matchups", "games", "per_game", "seed", "npz_sha256")}}
 
@@ -124,8 +127,9 @@ def fit_value(game: str, value_set, progress: bool = True) -> dict:
 def table(record: dict) -> str:
     rows = ["| held-out value, seat to move | early | middle | late | all |",
             "|---|---:|---:|---:|---:|"]
+    heuristic = record["held_out"]["heuristic"]
     for who, parts in record["held_out"]["correlation"].items():
-        label = "fitted leaf" if who == "fitted" else "hand-set leaf (heuristic)"
+        label = "fitted leaf" if who == "fitted" else f"the search's {heuristic}"
         rows.append(f"| {label} | " + " | ".join(
             "-" if parts[t] is None else f"{parts[t]:.3f}"
             for t in ("early", "middle", "late", "all")) + " |")
@@ -156,7 +160,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             value_set = build_set(args.game, 2, args.games, args.per_game, args.seed,
                                   args.workers, (args.agent,), args.progress)
-            save_set(value_set, out.with_suffix(".npz"))
+            # the set beside the fit, with its own header (``<stem>_positions.json``)
+            save_set(value_set, out.with_name(f"{out.stem}_positions.npz"))
         record = fit_value(args.game, value_set, args.progress)
     except ValueError as err:
         print(f"fit_value: {err}", file=sys.stderr)

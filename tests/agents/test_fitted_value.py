@@ -88,7 +88,19 @@ def test_the_fit_command_writes_a_file_the_search_plays(tmp_path, capsys):
     assert record["held_out"]["games"] == 2 and record["data"]["matchups"] == ["greedy"]
     assert set(record["held_out"]["correlation"]) == {"fitted", "heuristic"}
     assert "fitted leaf" in capsys.readouterr().out
-    assert (tmp_path / "fit.npz").is_file()
+    from meeplezoo.benchmarks.value_sets import load_set
+
+    assert len(load_set(tmp_path / "fit_positions.npz")) == record["data"]["games"] * 8
+    # value_quality measures the shipped fitted leaf beside the hand-set one
+    from meeplezoo.benchmarks.value_quality import main as value_quality
+
+    report = tmp_path / "quality.json"
+    assert value_quality(["report", GAME, "--set", str(tmp_path / "fit_positions.npz"),
+                          "--heuristic", "leaf", "--heuristic", "fitted", "--bootstrap", "0",
+                          "--out", str(report)]) == 0
+    results = json.loads(report.read_text())["results"]
+    assert set(results) == {"heuristic leaf", "fitted leaf"}
+    assert results["heuristic leaf"]["mover"]["all"] != results["fitted leaf"]["mover"]["all"]
     agent = make_agent(f"mcts:8,leaf=fitted:{out}", GAME, seed=0)
     assert agent.params[13:].tolist() == weight_vector(record).tolist()
     env = make(GAME, num_players=2)

@@ -1,0 +1,71 @@
+"""Serenissima's fitted leaf: its terms against the rules' own counts (a scoring pays
+exactly the port-score term, ducats, ports and galleys as the env counts them), values
+zero-sum and bounded, the exact result at the end."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from meeplezoo.agents.fitted_values import FORMAT, read_fit, weight_vector
+from meeplezoo.envs import make
+from meeplezoo.envs.serenissima.board import galleys_owned, ports_owned
+from meeplezoo.envs.serenissima.data import S_DUCATS, S_SUPPLY
+from meeplezoo.envs.serenissima.fitted_value import TERMS, fitted_value, position_terms
+from meeplezoo.envs.serenissima.rules import score_ports
+
+GAME = "serenissima_v0"
+COLUMN = {name: k for k, name in enumerate(TERMS)}
+
+
+def _positions(players: int, games: int = 2, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    for game in range(games):
+        env = make(GAME, raw=True, num_players=players)
+        env.reset(seed=seed + game)
+        while not env.game_over:
+            yield env
+            env.step(int(rng.choice(env.legal_actions())))
+        yield env
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_terms_are_the_rules_counts(players):
+    checked = 0
+    for env in _positions(players):
+        state = env.state
+        terms = position_terms(state[None, :].copy(), np.zeros(0))[0]
+        scored = state.copy()
+        score_ports(scored)                             # SE-9: what a scoring now pays
+        for seat in range(players):
+            paid = scored[S_DUCATS + seat] - state[S_DUCATS + seat]
+            assert terms[seat, COLUMN["port_scores"]] == paid
+            assert terms[seat, COLUMN["ducats"]] == state[S_DUCATS + seat]
+            assert terms[seat, COLUMN["ports"]] == ports_owned(state, seat)
+            assert terms[seat, COLUMN["galleys"]] == galleys_owned(state, seat)
+            assert terms[seat, COLUMN["supply_sailors"]] == state[S_SUPPLY + seat]
+            assert terms[seat, COLUMN["cargo"]] >= terms[seat, COLUMN["spices"]] >= 0
+        assert not terms[players:].any()                # no seat beyond the table
+        checked += 1
+    assert checked > 100
+
+
+def test_values_are_zero_sum_bounded_and_exact_at_the_end(tmp_path):
+    rng = np.random.default_rng(1)
+    record = {"format": FORMAT, "version": 1, "rules": GAME, "shape": {},
+              "weights": {name: float(w) for name, w in zip(TERMS, rng.normal(0, 0.1,
+                                                                           len(TERMS)),
+                                                            strict=True)}}
+    path = tmp_path / "fit.json"
+    path.write_text(json.dumps(record))
+    weights = weight_vector(read_fit(path, GAME))
+    out = np.zeros(3)
+    env = None
+    for env in _positions(3, games=1, seed=5):
+        fitted_value(env.state, weights, out)
+        assert abs(out.sum()) < 1e-9 and (np.abs(out) <= 1).all()
+    assert env.game_over
+    fitted_value(env.state, weights, out)
+    assert out.tolist() == [env.rewards[a] for a in env.possible_agents]
