@@ -12,9 +12,9 @@ reach the compiled search as the leaf hook's ``weights`` (``agents/mcts/uct.py``
     weights = [city_decay, road_decay, reach, w_0 ... w_11]
 
 A seat's total is ``sum_k w_k * term_k``; the value of each seat is ``tanh((own total -
-best rival's) / 2)``, centred to zero sum (``squashed_margins``): at two seats that is
-``2 * sigmoid(w . (terms_me - terms_rival)) - 1``, the regression's win chance as a
-value in [-1, 1].  Between placement and meeple the meeple decision is settled as greedy
+best rival's) / 2)``, centred to zero sum (``core.rewards.fitted_margins``): at two seats
+that is ``2 * sigmoid(w . (terms_me - terms_rival)) - 1``, the regression's win chance
+as a value in [-1, 1].  Between placement and meeple the meeple decision is settled as greedy
 would take it, and a finished game gets its exact result, as in ``heuristic_value``.
 """
 
@@ -24,7 +24,7 @@ import numpy as np
 
 from ..core.contract import H_NUM_PLAYERS, H_PHASE, H_TO_MOVE, TERMINAL
 from ..core.jit import njit
-from ..core.rewards import final_rewards, squashed_margins
+from ..core.rewards import final_rewards, fitted_margins
 from .board import occupied_around
 from .data import (
     C_FARMERS,
@@ -69,7 +69,6 @@ SHAPES = ("city_decay", "road_decay", "reach")
 # The shapes tried by the fit (each a full regression; chosen on held-out games).
 SHAPE_GRID = {"city_decay": (0.3, 0.4, 0.5, 0.6, 0.7), "road_decay": (0.3, 0.5, 0.7),
               "reach": (15.0, 20.0, 28.0)}
-SCALE = 2.0                              # tanh(z / 2) = 2 * sigmoid(z) - 1
 
 
 @njit
@@ -148,8 +147,4 @@ def fitted_value(state, weights, out):
         return
     terms = np.zeros((MAX_PLAYERS, len(TERMS)))
     seat_terms(state, weights[:3], terms)
-    total = np.zeros(players)
-    for seat in range(players):
-        for k in range(len(TERMS)):
-            total[seat] += weights[3 + k] * terms[seat, k]
-    squashed_margins(total, players, SCALE, out)
+    fitted_margins(terms, weights[3:], players, out)

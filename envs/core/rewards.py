@@ -85,3 +85,16 @@ def squashed_margins(totals, num_players, scale, out):
     mean /= num_players
     for seat in range(num_players):
         out[seat] -= mean
+
+
+@njit
+def fitted_margins(terms, weights, num_players, out):
+    """A fitted leaf value (``training/fit_value.py``) from per-seat ``terms`` [seats, K]:
+    each seat's total ``weights . terms[seat]``, then :func:`squashed_margins` at scale 2,
+    so that at two seats a seat's value is ``2 * sigmoid(w . (own - rival's terms)) - 1``,
+    the logistic regression's win chance as a value in [-1, 1]."""
+    totals = np.zeros(num_players)
+    for seat in range(num_players):
+        for k in range(terms.shape[1]):
+            totals[seat] += weights[k] * terms[seat, k]
+    squashed_margins(totals, num_players, 2.0, out)

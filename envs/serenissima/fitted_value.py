@@ -11,7 +11,7 @@ rollout costs tens, so a search can afford many more simulations in the same tim
     weights = [w_0 ... w_13]          (one per ``TERMS``; no shape parameters)
 
 Each seat's value is ``tanh((own total - best rival's) / 2)``, centred to zero sum
-(``squashed_margins``); a finished game gets its exact result.
+(``core.rewards.fitted_margins``); a finished game gets its exact result.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 
 from ..core.contract import H_NUM_PLAYERS, H_TO_MOVE, TERMINAL
 from ..core.jit import njit
-from ..core.rewards import final_rewards, squashed_margins
+from ..core.rewards import final_rewards, fitted_margins
 from .board import port_has
 from .data import (
     G_SCORINGS,
@@ -60,7 +60,6 @@ TERMS = ("ducats",                       # SE-1.2: only ducats count at the end
          "spices")                       # spice cubes on own galleys (+2 a sale, SE-6.5.5)
 SHAPES: tuple[str, ...] = ()
 SHAPE_GRID: dict[str, tuple[float, ...]] = {}
-SCALE = 2.0                              # tanh(z / 2) = 2 * sigmoid(z) - 1
 EARLY_TRACK = 10.0                       # "early": min(1, track spaces left / this)
 
 
@@ -125,8 +124,4 @@ def fitted_value(state, weights, out):
         return
     terms = np.zeros((MAX_PLAYERS, len(TERMS)))
     seat_terms(state, weights[:0], terms)
-    total = np.zeros(players)
-    for seat in range(players):
-        for k in range(len(TERMS)):
-            total[seat] += weights[k] * terms[seat, k]
-    squashed_margins(total, players, SCALE, out)
+    fitted_margins(terms, weights, players, out)
