@@ -41,7 +41,7 @@ from .data import (
     SPICES,
     WINE,
 )
-from .rules import port_score
+from .rules import port_score, scores, tiebreaks
 
 SCORINGS = 3                             # SE-11.1: the game ends after the third
 TERMS = ("ducats",                       # SE-1.2: only ducats count at the end
@@ -113,14 +113,11 @@ def fitted_value(state, weights, out):
     """MCTS leaf value (``leaf_value(state, weights, out)``, module docstring)."""
     players = state[H_NUM_PLAYERS]
     if state[H_TO_MOVE] == TERMINAL:
-        scores = np.zeros(players, dtype=np.int64)
+        ducats = np.zeros(players, dtype=np.int64)
         ports = np.zeros(players, dtype=np.int64)
-        for seat in range(players):
-            scores[seat] = state[S_DUCATS + seat]
-        for p in range(state[K_NUM_PORTS]):
-            if state[S_P_OWNER + p] >= 0:
-                ports[state[S_P_OWNER + p]] += 1
-        final_rewards(scores, ports, players, 0, 1.0, out)      # SE-11.2: ports break ties
+        scores(state, ducats)
+        tiebreaks(state, ports)                                 # SE-11.2: ports break ties
+        final_rewards(ducats, ports, players, 0, 1.0, out)
         return
     terms = np.zeros((MAX_PLAYERS, len(TERMS)))
     seat_terms(state, weights[:0], terms)
