@@ -50,7 +50,7 @@ MCTS_OPTIONS = {"depth": ("rollout_depth", int), "c": ("c", float), "nodes": ("m
                 "chance": ("chance", str), "rollout": ("rollout", str),
                 "reuse": ("reuse", lambda v: v.lower() in ("1", "true", "yes")),
                 "leaf": ("leaf_value", str), "backup": ("backup", str),
-                "horizon": ("horizon", str), "prior": ("prior", float)}
+                "horizon": ("horizon", str), "prior": ("prior", float), "cut": ("cut", str)}
 
 
 # The settings that play best where a game has a heuristic, measured with the arena
@@ -103,7 +103,8 @@ MCTS_BOUNDS = {"simulations": ("N", 1, 1_000_000), "seconds": ("Xs", 0.001, 600.
 AZ_BOUNDS = {"simulations": ("sims", 0, 100_000), "c": ("c", 0.0, 100.0),
              "leaf_batch": ("batch", 1, 1_024), "fpu": ("fpu", -10.0, 10.0),
              "lam": ("lam", 0.0, 1.0), "prior_mix": ("pmix", 0.0, 1.0),
-             "rollouts": ("rollouts", 1, 64), "margin": ("margin", 0.0, 1.0)}
+             "rollouts": ("rollouts", 1, 64), "margin": ("margin", 0.0, 1.0),
+             "depth": ("depth", 0, 100_000)}
 
 
 def _check_bounds(spec: str, kwargs: dict, bounds: dict) -> None:
@@ -129,7 +130,9 @@ def _mcts(game: str, seed: int | None, arguments: str) -> Agent:
     another fit, ``agents/fitted_values.py``), backup
     (mean|max: max at decisions, expectation at chance nodes), horizon (game|turn: plan
     only the current turn), prior (0..1: PUCT with that share of each node's prior on the
-    game's heuristic move).  A game's ``GAME_MCTS_DEFAULTS`` come first, so the user's
+    game's heuristic move), cut (score|leaf: a rollout cut at its depth valued by the
+    running scores' win/loss, or by the leaf value; with cut=leaf the leaf values only
+    the cuts).  A game's ``GAME_MCTS_DEFAULTS`` come first, so the user's
     options override them."""
     from .mcts import MCTSAgent
 
@@ -187,7 +190,8 @@ def _ppo(game: str, seed: int | None, arguments: str) -> Agent:
 # unvisited move at X, ``fpu=parent-X`` at its parent's value minus X.
 AZ_OPTIONS = {"sims": ("simulations", int), "c": ("c", float), "batch": ("leaf_batch", int),
               "lam": ("lam", float), "pmix": ("prior_mix", float),
-              "rollouts": ("rollouts", int), "margin": ("margin", float)}
+              "rollouts": ("rollouts", int), "margin": ("margin", float),
+              "depth": ("depth", int)}
 
 
 def az_settings(options: list[str], spec: str = "az:") -> dict:
@@ -205,6 +209,8 @@ def az_settings(options: list[str], spec: str = "az:") -> dict:
                 kwargs["leaf"] = value
             elif key == "search" and value in ("network", "uct"):
                 kwargs["search"] = value
+            elif key == "cut" and value in ("score", "leaf"):
+                kwargs["cut"] = value
             elif key == "fpu":
                 parent = value.startswith("parent-")
                 kwargs["fpu_mode"] = "parent" if parent else "fixed"
@@ -216,7 +222,8 @@ def az_settings(options: list[str], spec: str = "az:") -> dict:
             raise ValueError(f"bad az option {option!r}; the options are sims=N, "
                              f"root=puct|gumbel, c=X, batch=N, fpu=X or fpu=parent-X, "
                              f"lam=X, pmix=X, rollouts=N, margin=X, backup=mean|max, "
-                             f"leaf=heuristic|fitted, search=network|uct") from None
+                             f"leaf=heuristic|fitted, search=network|uct, depth=N, "
+                             f"cut=score|leaf") from None
     _check_bounds(spec, kwargs, AZ_BOUNDS)
     return kwargs
 
@@ -232,7 +239,8 @@ def _az(game: str, seed: int | None, arguments: str) -> Agent:
     ``pmix=X`` (prior share on the heuristic's move), ``rollouts=N``, ``margin=X`` (the
     predicted score margin's share of the utility), ``backup=mean|max``, ``leaf=fitted``
     (the heuristic share of the leaf value from the game's fitted value), ``search=uct``
-    (the game's tuned search with that leaf, the network unused)."""
+    (the game's tuned search with that leaf, the network unused; ``depth=N`` and
+    ``cut=leaf`` then set its rollouts' depth and how a cut is valued)."""
     path, *options = arguments.split(",") if arguments else [""]
     if not path:
         raise ValueError("write az:<checkpoint> or az:default, then optionally ,sims=N")

@@ -7,7 +7,8 @@
 
 Plays ``--games`` games of ``--agent`` against itself (``benchmarks/value_sets.py``:
 every seat seeded by the deal, ``--per-game`` decision points kept from each with the
-game's final result; kept as ``<out>_positions.npz``), or reads such a set (``--set``),
+game's final result; kept as ``<out>_positions.npz``), or reads such sets (``--set``,
+repeatable: pooled),
 and fits the weights of the game's fitted leaf by logistic regression: the chance that
 the seat to move wins is ``sigmoid(w . (terms of the seat - terms of its rival))``, ties
 counting half (two seats; the leaf itself plays at any count). There is no intercept, so
@@ -124,6 +125,30 @@ def fit_value(game: str, value_set, progress: bool = True) -> dict:
                      ("game", "matchups", "games", "per_game", "seed", "npz_sha256")}}
 
 
+def pooled(sets: list):
+    """One value set of several (same game and seats), their games numbered apart."""
+    from meeplezoo.benchmarks.value_sets import ValueSet
+
+    first = sets[0]
+    for other in sets[1:]:
+        if (rules_name(other.game), other.players) != (rules_name(first.game), first.players):
+            raise ValueError(f"cannot pool a set of {other.game} at {other.players} seats "
+                             f"with one of {first.game} at {first.players}")
+    if len(sets) == 1:
+        return first
+    arrays, games, matchups = {name: [] for name in first.arrays}, 0, 0
+    for value_set in sets:
+        shift = {"game_id": games, "matchup": matchups}
+        for name, array in value_set.arrays.items():
+            arrays[name].append(array + shift.get(name, 0))
+        games += int(value_set.game_id.max()) + 1
+        matchups += len(value_set.header["matchups"])
+    header = {**first.header, "matchups": [m for s in sets for m in s.header["matchups"]],
+              "games": sum(s.header["games"] for s in sets),
+              "npz_sha256": [s.header.get("npz_sha256") for s in sets]}
+    return ValueSet(header, {name: np.concatenate(parts) for name, parts in arrays.items()})
+
+
 def table(record: dict) -> str:
     rows = ["| held-out value, seat to move | early | middle | late | all |",
             "|---|---:|---:|---:|---:|"]
@@ -143,7 +168,9 @@ def main(argv: list[str] | None = None) -> int:
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("game")
     parser.add_argument("--agent", default="mcts:100", help="plays both seats")
-    parser.add_argument("--set", help="fit this value set (.npz) instead of playing")
+    parser.add_argument("--set", action="append", default=[],
+                        help="fit this value set (.npz) instead of playing (repeatable: "
+                        "the sets pooled)")
     parser.add_argument("--games", type=int, default=1200)
     parser.add_argument("--per-game", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
@@ -156,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         out = Path(args.out)
         started = time.perf_counter()
         if args.set:
-            value_set = load_set(args.set)
+            value_set = pooled([load_set(path) for path in args.set])
         else:
             value_set = build_set(args.game, 2, args.games, args.per_game, args.seed,
                                   args.workers, (args.agent,), args.progress)

@@ -11,8 +11,10 @@ the search improves on.
 ``leaf=fitted`` gives the heuristic share of each leaf's value (``lam`` < 1) to the value
 fitted to game results that ships for the game (``agents/fitted_values.py``) instead of
 the hand-set one.  ``search=uct`` plays the game's tuned search (``mcts:N`` with the
-game's defaults and that leaf) with the bot's simulations, the network unused: where a
-learnt value is the whole of what the bot adds (Carcassonne: BENCHMARKS.md), it ships so.
+game's defaults and that leaf, ``depth=D`` and ``cut=leaf`` passed on: rollouts of D
+decisions whose cut is valued by the leaf) with the bot's simulations, the network
+unused: where a learnt value is the whole of what the bot adds (Carcassonne,
+Serenissima: BENCHMARKS.md), it ships so.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ def shipped_checkpoint(game: str, players: int = 2, variant: str = "") -> Path:
 # options (``az:default,c=1.5,fpu=parent-0.2,lam=0.5``) override both.
 PLAY_DEFAULTS = {"simulations": 200, "c": 1.25, "leaf_batch": 8, "fpu_mode": "fixed",
                  "fpu": 0.0, "lam": 1.0, "prior_mix": 0.0, "rollouts": 1, "margin": 0.0,
-                 "backup": "mean", "leaf": "", "search": "network"}
+                 "backup": "mean", "leaf": "", "search": "network", "depth": 0,
+                 "cut": "score"}
 
 
 def load_az_checkpoint(path: str | Path, device: str = "cpu"):
@@ -74,7 +77,8 @@ def check_play_record(play: dict, where: str) -> None:
     from ..registry import AZ_BOUNDS, _check_bounds
 
     choices = {"fpu_mode": ("fixed", "parent"), "backup": ("mean", "max"),
-               "leaf": ("", "heuristic", "fitted"), "search": ("network", "uct")}
+               "leaf": ("", "heuristic", "fitted"), "search": ("network", "uct"),
+               "cut": ("score", "leaf")}
     for key, value in play.items():
         expected = type(PLAY_DEFAULTS[key])
         if key in choices and value not in choices[key] or key not in choices and (
@@ -100,7 +104,8 @@ class AZAgent(Agent):
                  lam: float | None = None, prior_mix: float | None = None,
                  rollouts: int | None = None, margin: float | None = None,
                  backup: str | None = None, leaf: str | None = None,
-                 search: str | None = None, seed: int | None = None):
+                 search: str | None = None, depth: int | None = None,
+                 cut: str | None = None, seed: int | None = None):
         super().__init__(seed)
         if root not in ("puct", "gumbel"):
             raise ValueError(f"root must be puct or gumbel, not {root!r}")
@@ -108,7 +113,7 @@ class AZAgent(Agent):
         given = {"simulations": simulations, "c": c, "leaf_batch": leaf_batch,
                  "fpu_mode": fpu_mode, "fpu": fpu, "lam": lam, "prior_mix": prior_mix,
                  "rollouts": rollouts, "margin": margin, "backup": backup, "leaf": leaf,
-                 "search": search}
+                 "search": search, "depth": depth, "cut": cut}
         self.settings = settings = {**PLAY_DEFAULTS, **recorded,
                                     **{k: v for k, v in given.items() if v is not None}}
         if settings["simulations"] < 0:
@@ -121,7 +126,9 @@ class AZAgent(Agent):
         self.network_evaluator = play_evaluator(self.network, spec(self.game), device,
                                                 float(settings["margin"]))
         knowledge = Knowledge(float(settings["lam"]), float(settings["prior_mix"]),
-                              int(settings["rollouts"]), settings["leaf"])
+                              int(settings["rollouts"]), settings["leaf"],
+                              int(settings["depth"]), settings["cut"])
+        self.knowledge = knowledge
         self.evaluator = KnowledgeEvaluator(self.network_evaluator, spec(self.game), knowledge,
                                             seed) if knowledge.used else self.network_evaluator
         self.simulations = int(settings["simulations"])
@@ -146,8 +153,8 @@ class AZAgent(Agent):
         if settings["lam"] != 0.0 or settings["prior_mix"] != 0.0:
             raise ValueError("search=uct leaves the network out: it needs lam=0 and pmix=0 "
                              f"(got lam={settings['lam']:g}, pmix={settings['prior_mix']:g})")
-        leaf = f",leaf={settings['leaf']}" if settings["leaf"] else ""
-        return make_agent(f"mcts:{self.simulations}{leaf}", self.game, seed=seed)
+        return make_agent(",".join([f"mcts:{self.simulations}",
+                                    *self.knowledge.search_options()]), self.game, seed=seed)
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)

@@ -42,6 +42,10 @@ class Knowledge:
     leaf: str = ""
     """the heuristic's leaf: "" the tuned search's, "heuristic" the hand-set leaf value,
     "fitted" the value fitted to game results that ships for the game"""
+    depth: int = 0
+    """the heuristic rollouts' depth (0: the tuned search's)"""
+    cut: str = "score"
+    """a rollout cut at its depth valued by the running scores or by the ``leaf``"""
 
     def __post_init__(self):
         for name, value, low, high in (("lam", self.lam, 0.0, 1.0),
@@ -55,6 +59,10 @@ class Knowledge:
             raise ValueError(f"rollouts must be an integer in 1..64, got {self.rollouts!r}")
         if self.leaf not in ("", "heuristic", "fitted"):
             raise ValueError(f"leaf must be '', 'heuristic' or 'fitted', got {self.leaf!r}")
+        if self.cut not in ("score", "leaf") or isinstance(self.depth, bool) or \
+                not isinstance(self.depth, int) or not 0 <= self.depth <= 100_000:
+            raise ValueError(f"cut must be 'score' or 'leaf' and depth in 0..100,000, got "
+                             f"{self.cut!r} and {self.depth!r}")
 
     @property
     def used(self) -> bool:
@@ -63,19 +71,27 @@ class Knowledge:
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
 
+    def search_options(self) -> list[str]:
+        """The ``mcts:`` options that make the tuned search's heuristic this one."""
+        return ([f"leaf={self.leaf}"] if self.leaf else []) + \
+            ([f"depth={self.depth}"] if self.depth else []) + \
+            (["cut=leaf"] if self.cut == "leaf" else [])
+
 
 class HeuristicLeaves:
     """The game's heuristic values and moves for batches of positions (compiled)."""
 
     def __init__(self, spec: GameSpec, rollouts: int = 1, seed: int | None = 0,
-                 leaf: str | None = None):
-        """``leaf``: ``heuristic`` (the compiled leaf value) or ``rollout`` in place of
-        what the game's tuned search uses (None)."""
+                 leaf: str | None = None, options: tuple[str, ...] = ()):
+        """``leaf``: ``heuristic`` (the compiled leaf value), ``fitted[:file]`` or
+        ``rollout`` in place of what the game's tuned search uses (None); ``options``:
+        more ``mcts:`` options (``depth=12``, ``cut=leaf``)."""
         from meeplezoo.agents.mcts.agent import search_module
         from meeplezoo.agents.registry import make_agent
 
-        # the game's search defaults, the leaf's kind replaced where asked
-        tuned = make_agent("mcts:1" if leaf is None else f"mcts:1,leaf={leaf}", spec.name)
+        # the game's search defaults, the leaf's kind (and options) replaced where asked
+        chosen = ([f"leaf={leaf}"] if leaf is not None else []) + list(options)
+        tuned = make_agent(",".join(["mcts:1", *chosen]), spec.name)
         module = search_module(spec, tuned.rollout, tuned.leaf_value)
         self.spec, self.rollouts = spec, int(rollouts)
         self._values, self._moves = module.heuristic_values, module.heuristic_moves
@@ -105,7 +121,8 @@ class KnowledgeEvaluator:
     def __init__(self, evaluator, spec: GameSpec, knowledge: Knowledge,
                  seed: int | None = 0):
         self.evaluator, self.spec, self.knowledge = evaluator, spec, knowledge
-        self.heuristic = HeuristicLeaves(spec, knowledge.rollouts, seed, knowledge.leaf or None)
+        self.heuristic = HeuristicLeaves(spec, knowledge.rollouts, seed, None,
+                                         tuple(knowledge.search_options()))
 
     def set_lam(self, lam: float) -> None:
         """A schedule's next weight (training hands the values over to the network)."""

@@ -76,7 +76,8 @@ class MCTSAgent(Agent):
                  evaluator: Callable | None = None, leaf_batch: int = 16, fpu: float = 0.0,
                  leaf_value: Callable | None = None, backup: str = "mean",
                  horizon: str = "game", prior: float = 0.0, fpu_mode: str = "fixed",
-                 leaf_weights: np.ndarray | None = None, seed: int | None = None):
+                 leaf_weights: np.ndarray | None = None, cut: str = "score",
+                 seed: int | None = None):
         super().__init__(seed)
         if simulations < 1 and seconds is None:
             raise ValueError("simulations must be >= 1 (or give seconds)")
@@ -89,6 +90,12 @@ class MCTSAgent(Agent):
         if fpu_mode not in ("fixed", "parent"):
             raise ValueError("fpu_mode must be 'fixed' (unvisited moves valued at fpu) or "
                              "'parent' (at the parent's value minus fpu)")
+        if cut not in ("score", "leaf"):
+            raise ValueError("cut must be 'score' (a rollout cut at its depth is valued by "
+                             "the running scores) or 'leaf' (by the leaf value)")
+        if cut == "leaf" and leaf_value is None:
+            raise ValueError("cut=leaf values rollout cuts with the leaf value: give one "
+                             "(e.g. leaf=fitted)")
         if not 0.0 <= prior < 1.0:
             raise ValueError("prior (the heuristic move's share of the priors) must be in [0, 1)")
         self.simulations, self.seconds = int(simulations), seconds
@@ -99,7 +106,8 @@ class MCTSAgent(Agent):
         self.leaf_value = leaf_value
         self.params = np.array([default_c if c is None else c, 1.0 if puct else 0.0,
                                 rollout_depth, 1.0 if chance == "stratified" else 0.0, fpu,
-                                1.0 if leaf_value is not None else 0.0,
+                                (2.0 if cut == "leaf" else 1.0) if leaf_value is not None
+                                else 0.0,
                                 1.0 if backup == "max" else 0.0,
                                 1.0 if horizon == "turn" else 0.0, 0.0, 0.0, prior, -1.0,
                                 1.0 if fpu_mode == "parent" else 0.0],

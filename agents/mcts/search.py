@@ -180,7 +180,12 @@ def rollout(state, params, rng, mask, value):
             legal_mask(state, mask)
             apply_action(state, policy(state, mask, rng))
             depth += 1
-    terminal_value(state, value)
+    if params[P_LEAF_VALUE] > 1.5 and state[H_TO_MOVE] != TERMINAL:
+        while state[H_TO_MOVE] == CHANCE:          # the leaf values decision points
+            apply_chance(state, sample_chance(state, rng))
+        leaf_value(state, params[PARAM_COUNT:], value)    # a cut valued by the leaf
+    else:
+        terminal_value(state, value)
 
 
 @njit
@@ -204,7 +209,7 @@ def simulate(num_simulations, root_state, nodes, values, edges, priors, meta, pa
         state[:] = root_state
         leaf = descend(state, nodes, values, edges, priors, meta, params, rng, mask, codes,
                        probs, True)
-        if params[P_LEAF_VALUE] > 0.5:
+        if 0.5 < params[P_LEAF_VALUE] < 1.5:
             leaf_value(state, params[PARAM_COUNT:], value)
         else:
             rollout(state, params, rng, mask, value)
@@ -264,7 +269,7 @@ def heuristic_values(states, params, rng, rollouts, mask, out):
         if state[H_TO_MOVE] == TERMINAL:
             terminal_value(state, value)
             out[row, :players] = value
-        elif params[P_LEAF_VALUE] > 0.5:
+        elif 0.5 < params[P_LEAF_VALUE] < 1.5:
             leaf_value(state, params[PARAM_COUNT:], value)
             out[row, :players] = value
         else:

@@ -7,7 +7,8 @@ second half.  A normal module (compiled and cached once), imported by the search
 outcome with the game's sampler, 1 = stratified: the outcome furthest below its share of
 visits, an expectation-like low-variance schedule), [4] first-play urgency for PUCT,
 [5] 1 = value leaves with the compiled ``leaf_value(state, weights, out)`` instead of
-a rollout, [6] backup: 0 = mean of the simulations (plain UCT), 1 = max at decision nodes and the
+a rollout, 2 = roll out and value a rollout cut at the depth limit with it (instead of
+by the running scores' win/loss), [6] backup: 0 = mean of the simulations (plain UCT), 1 = max at decision nodes and the
 probability-weighted expectation over the visited outcomes at chance nodes (selection
 then compares those backed-up values), [7] 1 = plan the current turn only: a node whose
 turn owner (state slot [8]) differs from the root's ([9]) is valued, never expanded,

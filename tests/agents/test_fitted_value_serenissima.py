@@ -69,3 +69,58 @@ def test_values_are_zero_sum_bounded_and_exact_at_the_end(tmp_path):
     assert env.game_over
     fitted_value(env.state, weights, out)
     assert out.tolist() == [env.rewards[a] for a in env.possible_agents]
+
+
+def _states(count: int, seed: int = 3) -> np.ndarray:
+    states = []
+    for env in _positions(2, games=1, seed=seed):
+        if not env.game_over and env.state[1] >= 0:
+            states.append(env.state.copy())
+    rng = np.random.default_rng(seed)
+    return np.array([states[k] for k in sorted(rng.choice(len(states), count, False))])
+
+
+def test_rollouts_cut_by_the_leaf(tmp_path):
+    """``cut=leaf``: a rollout stopped at its depth is valued by the leaf.  At depth 0
+    that is the leaf itself; rolled out to the end, only results remain."""
+    from meeplezoo.agents.az.knowledge import HeuristicLeaves
+    from meeplezoo.agents.mcts.uct import P_LEAF_VALUE, P_ROLLOUT_DEPTH
+    from meeplezoo.envs import spec
+
+    rng = np.random.default_rng(2)
+    record = {"format": FORMAT, "version": 1, "rules": GAME, "shape": {},
+              "weights": {name: float(w) for name, w in
+                          zip(TERMS, rng.normal(0, 0.1, len(TERMS)), strict=True)}}
+    path = tmp_path / "fit.json"
+    path.write_text(json.dumps(record))
+    states = _states(30)
+    leaves = HeuristicLeaves(spec(GAME), leaf=f"fitted:{path}")
+    assert leaves.params[P_LEAF_VALUE] == 1.0
+    direct = leaves.values(states)
+    leaves.params[P_LEAF_VALUE], leaves.params[P_ROLLOUT_DEPTH] = 2.0, 0
+    np.testing.assert_allclose(leaves.values(states), direct)
+    leaves.params[P_ROLLOUT_DEPTH] = -1
+    assert set(np.unique(leaves.values(states))) <= {-1.0, 0.0, 1.0}
+    leaves.params[P_ROLLOUT_DEPTH] = 10
+    cut = leaves.values(states)
+    assert not np.allclose(cut, direct) and not set(np.unique(cut)) <= {-1.0, 0.0, 1.0}
+
+
+def test_cut_and_depth_reach_the_tuned_search_and_need_their_parts():
+    from meeplezoo.agents.registry import make_agent
+
+    agent = make_agent("mcts:8,leaf=fitted,cut=leaf,depth=12", GAME)
+    assert agent.params[5] == 2.0 and agent.params[2] == 12
+    with pytest.raises(ValueError, match="cut=leaf values rollout cuts with the leaf"):
+        make_agent("mcts:8,cut=leaf", GAME)
+    bot = make_agent("az:default,sims=8,search=uct,leaf=fitted,cut=leaf,depth=12,lam=0,"
+                     "pmix=0", GAME)
+    assert bot.search.params.tolist() == agent.params.tolist()
+    # the network search's heuristic share is the same search's value
+    mixed = make_agent("az:default,sims=8,search=network,leaf=fitted,cut=leaf,depth=12,"
+                       "lam=0.5", GAME)
+    assert mixed.evaluator.heuristic.params.tolist()[2:] == agent.params.tolist()[2:]
+    with pytest.raises(ValueError, match="cut must be 'score' or 'leaf'"):
+        from meeplezoo.agents.az.knowledge import Knowledge
+
+        Knowledge(cut="evil")
