@@ -2,27 +2,27 @@
 second half.  A normal module (compiled and cached once), imported by the search template
 ``search.py``, whose per-game copies hold only what calls a game's kernels.
 
-``params`` (float64): [0] exploration constant, [1] 1 = PUCT with priors, 0 = UCT,
-[2] rollout depth in decisions (< 0: to the end), [3] chance mode (0 = sample the
-outcome with the game's sampler, 1 = stratified: the outcome furthest below its share of
-visits, an expectation-like low-variance schedule), [4] first-play urgency for PUCT,
-[5] 1 = value leaves with the compiled ``leaf_value(state, weights, out)`` instead of
-a rollout, 2 = roll out and value a rollout cut at the depth limit with it (instead of
-by the running scores' win/loss), [6] backup: 0 = mean of the simulations (plain UCT), 1 = max at decision nodes and the
-probability-weighted expectation over the visited outcomes at chance nodes (selection
-then compares those backed-up values), [7] 1 = plan the current turn only: a node whose
-turn owner (state slot [8]) differs from the root's ([9]) is valued, never expanded,
-[10] heuristic prior weight w: when > 0, a new decision node's priors are (1 - w) / n for
-every legal move plus w on the move the game's heuristic policy picks there (PUCT then
-spends the budget near the heuristic's line instead of spreading it over every move),
-[11] root action: when >= 0, every simulation takes that move at the root instead of
-selecting one (a Gumbel root's sequential halving chooses which move to visit),
-[12] 1 = first-play urgency from the parent: an unvisited move is valued at the node's
-mean value for its player minus [4] (a side that is behind then tries its likeliest moves
-first instead of spreading the budget over every move valued at a fixed [4]),
-[13:] the leaf value's ``weights`` (empty for a hand-written leaf; a leaf fitted to game
-results, ``training/fit_value.py``, reads its terms' weights there, so one compiled search
-serves every fit).
+``params`` (float64): [0] exploration constant, [1] 1 = PUCT with priors, 0 = UCT, [2]
+rollout depth in decisions (< 0: to the end), [3] chance mode (0 = sample the outcome
+with the game's sampler, 1 = stratified: the outcome furthest below its share of visits,
+an expectation-like low-variance schedule), [4] first-play urgency for PUCT, [5] 1 =
+value leaves with the compiled ``leaf_value(state, weights, out)`` instead of a rollout,
+2 = roll out and value a rollout cut at the depth limit with it (instead of by the
+running scores' win/loss), [6] backup: 0 = mean of the simulations (plain UCT), 1 = max
+at decision nodes and the probability-weighted expectation over the visited outcomes at
+chance nodes (selection then compares those backed-up values), [7] 1 = plan the current
+turn only: a node whose turn owner (state slot [8]) differs from the root's ([9]) is
+valued, never expanded, [10] heuristic prior weight w: when > 0, a new decision node's
+priors are (1 - w) / n for every legal move plus w on the move the game's heuristic
+policy picks there (PUCT then spends the budget near the heuristic's line instead of
+spreading it over every move), [11] root action: when >= 0, every simulation takes that
+move at the root instead of selecting one (a Gumbel root's sequential halving chooses
+which move to visit), [12] 1 = first-play urgency from the parent: an unvisited move is
+valued at the node's mean value for its player minus [4] (a side that is behind then
+tries its likeliest moves first instead of spreading the budget over every move valued
+at a fixed [4]), [13:] the leaf value's ``weights`` (empty for a hand-written leaf; a
+leaf fitted to game results, ``training/fit_value.py``, reads its terms' weights there,
+so one compiled search serves every fit).
 """
 
 from __future__ import annotations
