@@ -159,9 +159,10 @@ def play_positions(job: dict) -> dict:
 
 def build_set(game: str, players: int = 2, games: int = 50, per_game: int = 30,
               seed: int = 0, workers: int = 2, matchups=MATCHUPS,
-              progress: bool = True) -> ValueSet:
+              progress: bool = True, options: dict | None = None) -> ValueSet:
     """Play ``games`` games of each matchup (``workers`` processes) and keep their
-    positions (module docstring)."""
+    positions (module docstring); ``options`` go to the env (e.g. a board distribution,
+    ``{"map": "generated:train"}``: each game on its own board)."""
     from meeplezoo.envs import spec
 
     game_spec = spec(game)
@@ -171,7 +172,8 @@ def build_set(game: str, players: int = 2, games: int = 50, per_game: int = 30,
     if not 1 <= games <= 100_000 or not 1 <= per_game <= 10_000:
         raise ValueError("--games must be in 1..100,000 and --per-game in 1..10,000")
     jobs = [{"game": game, "players": players, "agent": name, "matchup": m, "index": g,
-             "seed": game_seed(seed, m, g), "per_game": per_game, "options": {}}
+             "seed": game_seed(seed, m, g), "per_game": per_game,
+             "options": dict(options or {})}
             for m, name in enumerate(matchups) for g in range(games)]
     started = time.perf_counter()
     results = []
@@ -188,7 +190,8 @@ def build_set(game: str, players: int = 2, games: int = 50, per_game: int = 30,
     kept = [r for r in results if not r["truncated"]]
     header = {"format": FORMAT, "version": VERSION, "game": game,
               "game_version": game.rsplit("_v", 1)[-1], "state_size": game_spec.state_size,
-              "players": players, "options": {}, "rules": current_rules(game),
+              "players": players, "options": dict(options or {}),
+              "rules": current_rules(game, options),
               "matchups": list(matchups), "games_per_matchup": games, "per_game": per_game,
               "seed": seed, "games": len(kept), "games_cut": len(results) - len(kept),
               "build_seconds": round(time.perf_counter() - started, 1), "workers": workers}

@@ -122,7 +122,19 @@ def fit_value(game: str, value_set, progress: bool = True) -> dict:
                                                q.items()} for who, q in quality.items()},
                          "heuristic": label},
             "data": {key: value_set.header.get(key) for key in
-                     ("game", "matchups", "games", "per_game", "seed", "npz_sha256")}}
+                     ("game", "options", "matchups", "games", "per_game", "seed",
+                      "npz_sha256")}}
+
+
+def env_options(pairs: list[str]) -> dict:
+    """``["map=generated:train"]`` -> ``{"map": "generated:train"}`` (values as given)."""
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--option {pair!r}: write KEY=VALUE, e.g. map=generated:train")
+        options[key] = value
+    return options
 
 
 def pooled(sets: list):
@@ -174,6 +186,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=1200)
     parser.add_argument("--per-game", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="an env option for the games, e.g. map=generated:train "
+                        "(each game on a board of the training split; repeatable)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", required=True, help="the fit's JSON file")
     parser.add_argument("--no-progress", dest="progress", action="store_false")
@@ -186,7 +201,8 @@ def main(argv: list[str] | None = None) -> int:
             value_set = pooled([load_set(path) for path in args.set])
         else:
             value_set = build_set(args.game, 2, args.games, args.per_game, args.seed,
-                                  args.workers, (args.agent,), args.progress)
+                                  args.workers, (args.agent,), args.progress,
+                                  env_options(args.option))
             # the set beside the fit, with its own header (``<stem>_positions.json``)
             save_set(value_set, out.with_name(f"{out.stem}_positions.npz"))
         record = fit_value(args.game, value_set, args.progress)

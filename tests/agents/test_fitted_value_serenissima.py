@@ -124,3 +124,18 @@ def test_cut_and_depth_reach_the_tuned_search_and_need_their_parts():
         from meeplezoo.agents.az.knowledge import Knowledge
 
         Knowledge(cut="evil")
+
+
+def test_a_fit_on_a_map_distribution(tmp_path, capsys):
+    """``--option map=generated:train``: every game of the fit on its own generated map,
+    recorded with the fit; a bad option is one line."""
+    from meeplezoo.training.fit_value import main
+
+    out = tmp_path / "fit.json"
+    assert main([GAME, "--agent", "greedy", "--games", "5", "--per-game", "4", "--workers",
+                 "1", "--option", "map=generated:train", "--out", str(out),
+                 "--no-progress"]) == 0
+    record = read_fit(out, GAME)
+    assert record["data"]["options"] == {"map": "generated:train"}
+    assert main([GAME, "--option", "map", "--out", str(out)]) == 2
+    assert "--option 'map': write KEY=VALUE" in capsys.readouterr().err
