@@ -163,3 +163,25 @@ def test_az_search_uct_plays_the_tuned_search_with_the_fitted_leaf(tmp_path):
         make_agent("az:default,sims=12,search=uct,lam=0.5", GAME)
     with pytest.raises(ValueError, match="bad az option 'leaf=evil'"):
         make_agent("az:default,leaf=evil", GAME)
+
+
+def test_pooled_sets_keep_their_games_and_matchups_apart():
+    from meeplezoo.benchmarks.value_sets import ValueSet
+    from meeplezoo.training.fit_value import pooled
+
+    def value_set(game, players, games, matchups):
+        rows = 2 * games
+        arrays = {"states": np.zeros((rows, 3), np.int64), "third": np.zeros(rows, np.int8),
+                  "decision": np.zeros(rows, np.int32), "length": np.ones(rows, np.int32),
+                  "game_id": np.repeat(np.arange(games, dtype=np.int32), 2),
+                  "matchup": np.zeros(rows, np.int8),
+                  "rewards": np.zeros((rows, players)), "margins": np.zeros((rows, players))}
+        header = {"game": game, "players": players, "matchups": matchups, "games": games}
+        return ValueSet(header, arrays)
+
+    both = pooled([value_set(GAME, 2, 3, ["greedy"]), value_set(GAME, 2, 2, ["mcts:200"])])
+    assert both.game_id.tolist() == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
+    assert both.matchup.tolist() == [0] * 6 + [1] * 4
+    assert both.header["matchups"] == ["greedy", "mcts:200"] and both.header["games"] == 5
+    with pytest.raises(ValueError, match="cannot pool a set of carcassonne_v1 at 3 seats"):
+        pooled([value_set(GAME, 2, 3, ["greedy"]), value_set(GAME, 3, 2, ["greedy"])])
