@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.contract import H_NUM_PLAYERS, H_PHASE, H_TO_MOVE, TERMINAL
+from ..core.contract import H_NUM_PLAYERS
 from ..core.jit import njit
-from ..core.rewards import final_rewards, fitted_margins
+from ..core.rewards import fitted_margins
 from .board import occupied_around
 from .data import (
     C_FARMERS,
@@ -42,14 +42,13 @@ from .data import (
     N_OPEN,
     N_ROOT,
     NUM_SLOTS,
-    PH_MEEPLE,
     ROAD,
     SEG_KIND,
     T_CELL,
     T_TYPE,
 )
 from .features import completed_points, farm_points, incomplete_points, strengths
-from .policy import settle_meeple
+from .policy import final_result, leaf_position
 
 # One column per quantity the hand-set leaf adds up (the seat's share where it holds the
 # majority, CA-9.2); "early" is the share of the pile left, "soon" min(1, pile / reach).
@@ -124,27 +123,16 @@ def position_terms(states, shape):
     first as the leaf does (the fit's design matrix)."""
     out = np.zeros((states.shape[0], MAX_PLAYERS, len(TERMS)))
     for row in range(states.shape[0]):
-        state = states[row]
-        if state[H_PHASE] == PH_MEEPLE:
-            state = state.copy()
-            settle_meeple(state)
-        seat_terms(state, shape, out[row])
+        seat_terms(leaf_position(states[row]), shape, out[row])
     return out
 
 
 @njit
 def fitted_value(state, weights, out):
     """MCTS leaf value (``leaf_value(state, weights, out)``, module docstring)."""
-    players = state[H_NUM_PLAYERS]
-    if state[H_PHASE] == PH_MEEPLE:
-        state = state.copy()
-        settle_meeple(state)
-    if state[H_TO_MOVE] == TERMINAL:
-        scores = np.zeros(players, dtype=np.int64)
-        for seat in range(players):
-            scores[seat] = state[G_SCORE + seat]
-        final_rewards(scores, np.zeros(players, dtype=np.int64), players, 0, 1.0, out)
+    state = leaf_position(state)
+    if final_result(state, out):
         return
     terms = np.zeros((MAX_PLAYERS, len(TERMS)))
     seat_terms(state, weights[:3], terms)
-    fitted_margins(terms, weights[3:], players, out)
+    fitted_margins(terms, weights[3:], state[H_NUM_PLAYERS], out)

@@ -237,20 +237,37 @@ def settle_meeple(state):
 
 
 @njit
-def heuristic_value(state, weights, out):
-    """MCTS leaf value (``leaf_value(state, weights, out)``; no weights): per seat, tanh of
-    (its running score + ``expected_points`` + meeples in supply) minus the best opponent's, over
-    ``LEAF_SCALE``, centred to zero sum; mid-turn the meeple decision is settled first;
-    exact win/loss values at the end."""
-    players = state[H_NUM_PLAYERS]
+def leaf_position(state):
+    """The position a leaf value judges: mid-turn (between placement and meeple) a copy
+    with the meeple decision settled, else ``state`` itself."""
     if state[H_PHASE] == PH_MEEPLE:
         state = state.copy()
         settle_meeple(state)
-    if state[H_TO_MOVE] == TERMINAL:
-        scores = np.zeros(players, dtype=np.int64)
-        for seat in range(players):
-            scores[seat] = state[G_SCORE + seat]
-        final_rewards(scores, np.zeros(players, dtype=np.int64), players, 0, 1.0, out)
+    return state
+
+
+@njit
+def final_result(state, out):
+    """At the end of the game, write the exact win/loss values and return True."""
+    if state[H_TO_MOVE] != TERMINAL:
+        return False
+    players = state[H_NUM_PLAYERS]
+    scores = np.zeros(players, dtype=np.int64)
+    for seat in range(players):
+        scores[seat] = state[G_SCORE + seat]
+    final_rewards(scores, np.zeros(players, dtype=np.int64), players, 0, 1.0, out)
+    return True
+
+
+@njit
+def heuristic_value(state, weights, out):
+    """MCTS leaf value (``leaf_value(state, weights, out)``; no weights): per seat, tanh of
+    (its running score + ``expected_points`` + meeples in supply) minus the best opponent's,
+    over ``LEAF_SCALE``, centred to zero sum; mid-turn the meeple decision is settled first
+    (``leaf_position``); exact win/loss values at the end."""
+    players = state[H_NUM_PLAYERS]
+    state = leaf_position(state)
+    if final_result(state, out):
         return
     points = np.zeros(MAX_PLAYERS, dtype=np.float64)
     expected_points(state, points)
