@@ -97,6 +97,33 @@ class ValueSet:
         return self._masks
 
 
+def pool_sets(sets: list[ValueSet]) -> ValueSet:
+    """One value set of several of the same game's rules and seats, their games (and
+    matchups) numbered apart, as ``subset``'s inverse."""
+    from meeplezoo.envs.versions import rules_name
+
+    first = sets[0]
+    for other in sets[1:]:
+        if (rules_name(other.game), other.players) != (rules_name(first.game), first.players):
+            raise ValueError(f"cannot pool a set of {other.game} at {other.players} seats "
+                             f"with one of {first.game} at {first.players}")
+    if len(sets) == 1:
+        return first
+    arrays, games, matchups = {name: [] for name in first.arrays}, 0, 0
+    for value_set in sets:
+        shift = {"game_id": games, "matchup": matchups}
+        for name, array in value_set.arrays.items():
+            arrays[name].append(array + shift.get(name, 0))
+        games += int(value_set.game_id.max()) + 1
+        matchups += len(value_set.header["matchups"])
+    arrays = {name: np.concatenate(parts) for name, parts in arrays.items()}
+    header = {**first.header, "matchups": [m for s in sets for m in s.header["matchups"]],
+              "positions": len(arrays["states"]),
+              "games": len(np.unique(arrays["game_id"])),
+              "npz_sha256": [s.header.get("npz_sha256") for s in sets]}
+    return ValueSet(header, arrays)
+
+
 def set_path(game: str, players: int, folder: str | Path = DEFAULT_FOLDER) -> Path:
     """Where ``build`` writes (and ``auto`` looks for) the set of ``game`` at ``players``."""
     return Path(folder) / f"{game}_{players}p.npz"

@@ -137,30 +137,6 @@ def env_options(pairs: list[str]) -> dict:
     return options
 
 
-def pooled(sets: list):
-    """One value set of several (same game and seats), their games numbered apart."""
-    from meeplezoo.benchmarks.value_sets import ValueSet
-
-    first = sets[0]
-    for other in sets[1:]:
-        if (rules_name(other.game), other.players) != (rules_name(first.game), first.players):
-            raise ValueError(f"cannot pool a set of {other.game} at {other.players} seats "
-                             f"with one of {first.game} at {first.players}")
-    if len(sets) == 1:
-        return first
-    arrays, games, matchups = {name: [] for name in first.arrays}, 0, 0
-    for value_set in sets:
-        shift = {"game_id": games, "matchup": matchups}
-        for name, array in value_set.arrays.items():
-            arrays[name].append(array + shift.get(name, 0))
-        games += int(value_set.game_id.max()) + 1
-        matchups += len(value_set.header["matchups"])
-    header = {**first.header, "matchups": [m for s in sets for m in s.header["matchups"]],
-              "games": sum(s.header["games"] for s in sets),
-              "npz_sha256": [s.header.get("npz_sha256") for s in sets]}
-    return ValueSet(header, {name: np.concatenate(parts) for name, parts in arrays.items()})
-
-
 def table(record: dict) -> str:
     rows = ["| held-out value, seat to move | early | middle | late | all |",
             "|---|---:|---:|---:|---:|"]
@@ -174,7 +150,7 @@ def table(record: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from meeplezoo.benchmarks.value_sets import build_set, load_set, save_set
+    from meeplezoo.benchmarks.value_sets import build_set, load_set, pool_sets, save_set
 
     parser = argparse.ArgumentParser(prog="python -m meeplezoo.training.fit_value",
                                      description=__doc__.split("\n\n")[0])
@@ -198,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         out = Path(args.out)
         started = time.perf_counter()
         if args.set:
-            value_set = pooled([load_set(path) for path in args.set])
+            value_set = pool_sets([load_set(path) for path in args.set])
         else:
             value_set = build_set(args.game, 2, args.games, args.per_game, args.seed,
                                   args.workers, (args.agent,), args.progress,

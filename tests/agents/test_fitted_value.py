@@ -166,8 +166,7 @@ def test_az_search_uct_plays_the_tuned_search_with_the_fitted_leaf(tmp_path):
 
 
 def test_pooled_sets_keep_their_games_and_matchups_apart():
-    from meeplezoo.benchmarks.value_sets import ValueSet
-    from meeplezoo.training.fit_value import pooled
+    from meeplezoo.benchmarks.value_sets import ValueSet, pool_sets
 
     def value_set(game, players, games, matchups):
         rows = 2 * games
@@ -179,9 +178,9 @@ def test_pooled_sets_keep_their_games_and_matchups_apart():
         header = {"game": game, "players": players, "matchups": matchups, "games": games}
         return ValueSet(header, arrays)
 
-    both = pooled([value_set(GAME, 2, 3, ["greedy"]), value_set(GAME, 2, 2, ["mcts:200"])])
+    both = pool_sets([value_set(GAME, 2, 3, ["greedy"]), value_set(GAME, 2, 2, ["mcts:200"])])
     assert both.game_id.tolist() == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
     assert both.matchup.tolist() == [0] * 6 + [1] * 4
     assert both.header["matchups"] == ["greedy", "mcts:200"] and both.header["games"] == 5
     with pytest.raises(ValueError, match="cannot pool a set of carcassonne_v1 at 3 seats"):
-        pooled([value_set(GAME, 2, 3, ["greedy"]), value_set(GAME, 3, 2, ["greedy"])])
+        pool_sets([value_set(GAME, 2, 3, ["greedy"]), value_set(GAME, 3, 2, ["greedy"])])
