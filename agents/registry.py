@@ -83,10 +83,18 @@ LEAF_VALUES = {
 
 
 def _leaf_value(game: str, name: str):
+    """``(leaf_value, weights)`` the spec's ``leaf=`` names: rollout (None, None),
+    heuristic (the game's hand-set leaf, no weights) or fitted[:<file.json>] (the fitted
+    leaf and its weights, ``agents/fitted_values.py``)."""
     if name == "rollout":
-        return None
+        return None, None
     if name == "heuristic" and rules_name(game) in LEAF_VALUES:
-        return _load(LEAF_VALUES[rules_name(game)])
+        return _load(LEAF_VALUES[rules_name(game)]), None
+    kind, _, source = name.partition(":")
+    if kind == "fitted":
+        from .fitted_values import fitted_leaf
+
+        return fitted_leaf(game, source)
     raise ValueError(f"no leaf value {name!r} for {game!r}")
 
 
@@ -155,13 +163,8 @@ def _mcts(game: str, seed: int | None, arguments: str) -> Agent:
             f"with keys {', '.join(MCTS_OPTIONS)}"
         ) from None
     _check_bounds(f"mcts:{arguments}", kwargs, MCTS_BOUNDS)
-    if kwargs.get("leaf_value", "").split(":")[0] == "fitted":   # fitted[:<file.json>]
-        from .fitted_values import fitted_leaf
-
-        kwargs["leaf_value"], kwargs["leaf_weights"] = fitted_leaf(
-            game, kwargs["leaf_value"].partition(":")[2])
-    elif "leaf_value" in kwargs:
-        kwargs["leaf_value"] = _leaf_value(game, kwargs["leaf_value"])
+    if "leaf_value" in kwargs:
+        kwargs["leaf_value"], kwargs["leaf_weights"] = _leaf_value(game, kwargs["leaf_value"])
     agent = MCTSAgent(**kwargs)
     agent.name = f"mcts:{arguments}"
     return agent

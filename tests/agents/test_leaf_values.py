@@ -30,7 +30,7 @@ def test_game_leaf_values_are_zero_sum_and_bounded(game, players):
     from meeplezoo.agents.registry import _leaf_value
     from meeplezoo.envs import make
 
-    leaf = _leaf_value(game, "heuristic")
+    leaf, _ = _leaf_value(game, "heuristic")
     env = make(game, num_players=players)
     env.reset(seed=1)
     rng = np.random.default_rng(1)
