@@ -3,7 +3,8 @@
 A fitted leaf (e.g. ``envs/carcassonne/fitted_value.py``) is a compiled
 ``leaf_value(state, weights, out)`` whose weights come from a JSON file written by
 ``python -m meeplezoo.training.fit_value``.  ``mcts:N,leaf=fitted`` plays the file that
-ships for the game (``agents/values/<rules>.json``); ``leaf=fitted:<file.json>`` plays
+ships for the game (``agents/values/<rules>.json``), ``leaf=fitted:gen`` the one fitted on
+generated boards where it ships (``<rules>_gen.json``); ``leaf=fitted:<file.json>`` plays
 another.  A file is data, never code: it is parsed as JSON and every field checked
 (format, the game's rules, the term names in order, finite numbers, shapes in range)
 before a search reads it, so a file of another game, another term layout or an edited
@@ -40,8 +41,10 @@ def fitted_module(game: str):
     return importlib.import_module(name)
 
 
-def shipped_path(game: str) -> Path:
-    return SHIPPED_FOLDER / f"{rules_name(game)}.json"
+def shipped_path(game: str, variant: str = "") -> Path:
+    """The fit that ships for ``game``: ``<rules>.json``, or ``<rules>_<variant>.json`` for
+    a variant (``gen``: fitted on generated boards, issue 30)."""
+    return SHIPPED_FOLDER / f"{rules_name(game)}{'_' + variant if variant else ''}.json"
 
 
 def read_fit(path: str | Path, game: str) -> dict:
@@ -80,11 +83,23 @@ def weight_vector(record: dict) -> np.ndarray:
     return np.array([*record["shape"].values(), *record["weights"].values()], np.float64)
 
 
+def fit_path(game: str, source: str = "") -> Path:
+    """The weight file of ``leaf=fitted`` (``source`` empty: the shipped file),
+    ``leaf=fitted:gen`` (the shipped variant, ``agents/shipped.py``'s VARIANTS) or
+    ``leaf=fitted:<file.json>``; a ValueError where no such fit ships."""
+    from .shipped import VARIANTS
+
+    if source and source not in VARIANTS:
+        return Path(source)
+    path = shipped_path(game, source)
+    if not path.is_file():
+        which = f"{source} " if source else ""
+        raise ValueError(f"no {which}fitted leaf value ships for {game} "
+                         f"(write leaf=fitted:<file.json>)")
+    return path
+
+
 def fitted_leaf(game: str, source: str = ""):
-    """``(leaf_value, weights)`` for ``leaf=fitted`` (``source`` empty: the shipped file)
-    or ``leaf=fitted:<source>``."""
+    """``(leaf_value, weights)`` for ``leaf=fitted[:source]`` (``fit_path``)."""
     module = fitted_module(game)
-    path = Path(source) if source else shipped_path(game)
-    if not source and not path.is_file():
-        raise ValueError(f"no fitted leaf value ships for {game} (write leaf=fitted:<file>)")
-    return module.fitted_value, weight_vector(read_fit(path, game))
+    return module.fitted_value, weight_vector(read_fit(fit_path(game, source), game))

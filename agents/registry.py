@@ -84,8 +84,8 @@ LEAF_VALUES = {
 
 def _leaf_value(game: str, name: str):
     """``(leaf_value, weights)`` the spec's ``leaf=`` names: rollout (None, None),
-    heuristic (the game's hand-set leaf, no weights) or fitted[:<file.json>] (the fitted
-    leaf and its weights, ``agents/fitted_values.py``)."""
+    heuristic (the game's hand-set leaf, no weights) or fitted[:gen|<file.json>] (the
+    fitted leaf and its weights, ``agents/fitted_values.py``)."""
     if name == "rollout":
         return None, None
     if name == "heuristic" and rules_name(game) in LEAF_VALUES:
@@ -134,8 +134,9 @@ def _mcts(game: str, seed: int | None, arguments: str) -> Agent:
     """``mcts:N`` (N simulations) or ``mcts:2.5s`` (seconds), then ``,key=value`` options:
     depth (rollout depth), c, nodes, chance (sample|stratified), rollout (random|heuristic),
     reuse, leaf (rollout|heuristic: value leaves with the game's heuristic; fitted: with
-    the value fitted to game results that ships for the game, fitted:<file.json> with
-    another fit, ``agents/fitted_values.py``), backup
+    the value fitted to game results that ships for the game, fitted:gen with the one
+    fitted on generated boards, fitted:<file.json> with another fit,
+    ``agents/fitted_values.py``), backup
     (mean|max: max at decisions, expectation at chance nodes), horizon (game|turn: plan
     only the current turn), prior (0..1: PUCT with that share of each node's prior on the
     game's heuristic move), cut (score|leaf: a rollout cut at its depth valued by the

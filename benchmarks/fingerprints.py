@@ -1,4 +1,4 @@
-"""Which network an agent spec plays, as the sha256 of its checkpoint file.
+"""Which network (or fitted value) an agent spec plays, as the sha256 of its file.
 
 ``az:default`` names whatever bot the package ships today, and ``az:runs/x/checkpoint.pt``
 whatever a run last wrote there: the same name can be another player tomorrow.  Results
@@ -17,12 +17,16 @@ from pathlib import Path
 def bot_fingerprint(agent: str, game: str) -> str | None:
     """The sha256 of the checkpoint an ``az:`` / ``ppo:`` spec loads: the shipped bot of
     ``az:default...`` / ``ppo:default...``, or the file an ``az:PATH`` / ``ppo:PATH`` names;
-    None for any other agent (a search, a hand-written bot) or where no file is found."""
+    of the weight file an ``mcts:N,leaf=fitted[:source]`` search reads (a refitted file is
+    another player too); None for any other agent (a plain search, a hand-written bot) or
+    where no file is found."""
     from meeplezoo.agents.az.agent import shipped_checkpoint
     from meeplezoo.agents.ppo.agent import shipped_policy
     from meeplezoo.agents.shipped import shipped_name
 
     kind, _, arguments = agent.partition(":")
+    if kind == "mcts":
+        return _fit_fingerprint(arguments, game)
     if kind not in ("az", "ppo"):
         return None
     first = arguments.split(",")[0]
@@ -37,6 +41,22 @@ def bot_fingerprint(agent: str, game: str) -> str | None:
         if not path.is_file():
             return None
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _fit_fingerprint(arguments: str, game: str) -> str | None:
+    """The sha256 of the fitted-value file an ``mcts:`` spec's ``leaf=fitted`` reads."""
+    from meeplezoo.agents.fitted_values import fit_path
+
+    for option in arguments.split(",")[1:]:
+        key, _, value = option.partition("=")
+        kind, _, source = value.partition(":")
+        if key == "leaf" and kind == "fitted":
+            try:
+                path = fit_path(game, source)
+            except ValueError:
+                return None
+            return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+    return None
 
 
 def fingerprints(agents: Iterable[str], game: str) -> dict[str, str]:

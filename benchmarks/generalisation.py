@@ -27,6 +27,7 @@ sets and plots both scores along the run, as Procgen's figures do.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
 import warnings
@@ -126,8 +127,13 @@ def format_table(summary: dict) -> str:
 
 
 def label_of(agent: str) -> str:
-    """A file-name-safe label for an agent spec."""
-    return re.sub(r"[^A-Za-z0-9_.=-]+", "_", agent).strip("_")[:80]
+    """A file-name-safe label for an agent spec; one longer than 80 characters is cut and
+    ends in a digest of the whole spec, so two specs that differ only past the cut (a
+    fitted-value file, then ``depth=12`` or ``depth=20``) keep files of their own."""
+    label = re.sub(r"[^A-Za-z0-9_.=-]+", "_", agent).strip("_")
+    if len(label) <= 80:
+        return label
+    return f"{label[:71]}_{hashlib.sha256(agent.encode()).hexdigest()[:8]}"
 
 
 def run(game: str, agent: str, opponents: Sequence[str], deals: int, seed: int, out: Path,

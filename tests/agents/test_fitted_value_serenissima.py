@@ -126,6 +126,23 @@ def test_cut_and_depth_reach_the_tuned_search_and_need_their_parts():
         Knowledge(cut="evil")
 
 
+def test_the_fit_on_generated_maps_ships_as_fitted_gen():
+    """``leaf=fitted:gen`` reads ``agents/values/serenissima_v0_gen.json`` (MeepleZoo-Gen's
+    bot), fitted on maps of the training split, not the printed map's fit."""
+    from meeplezoo.agents.fitted_values import read_fit, shipped_path, weight_vector
+    from meeplezoo.agents.registry import make_agent
+
+    record = read_fit(shipped_path(GAME, "gen"), GAME)
+    assert record["data"]["options"] == {"map": "generated:train"}
+    gen = make_agent("mcts:8,leaf=fitted:gen,cut=leaf,depth=12", GAME)
+    printed = make_agent("mcts:8,leaf=fitted,cut=leaf,depth=12", GAME)
+    weights = len(weight_vector(record))
+    assert gen.params[-weights:].tolist() == weight_vector(record).tolist()
+    assert gen.params[-weights:].tolist() != printed.params[-weights:].tolist()
+    with pytest.raises(ValueError, match="no gen fitted leaf value ships for carcassonne"):
+        make_agent("mcts:8,leaf=fitted:gen", "carcassonne_v0")
+
+
 def test_a_fit_on_a_map_distribution(tmp_path, capsys):
     """``--option map=generated:train``: every game of the fit on its own generated map,
     recorded with the fit; a bad option is one line."""

@@ -41,6 +41,25 @@ def test_fingerprints_name_the_file_behind_the_spec(tmp_path):
     assert fingerprints(["random", f"ppo:{path}"], GAME) == {f"ppo:{path}": digest}
 
 
+def test_a_fitted_search_is_fingerprinted_by_its_weight_file(tmp_path):
+    """``mcts:N,leaf=fitted[:source]`` plays whatever its weight file says: a refit under
+    the same name is another player, so the file's sha256 goes with its games."""
+    from meeplezoo.agents.fitted_values import shipped_path
+
+    game = "serenissima_v0"
+    shipped = hashlib.sha256(shipped_path(game).read_bytes()).hexdigest()
+    assert bot_fingerprint("mcts:300,leaf=fitted,depth=12,cut=leaf", game) == shipped
+    gen = hashlib.sha256(shipped_path(game, "gen").read_bytes()).hexdigest()
+    assert bot_fingerprint("mcts:300,leaf=fitted:gen", game) == gen != shipped
+    own = tmp_path / "fit.json"
+    own.write_text(shipped_path(game).read_text().replace('"weights"', '"weights" '))
+    assert bot_fingerprint(f"mcts:8,leaf=fitted:{own}", game) == \
+        hashlib.sha256(own.read_bytes()).hexdigest() != shipped
+    assert bot_fingerprint("mcts:8,leaf=heuristic", game) is None
+    assert bot_fingerprint(f"mcts:8,leaf=fitted:{tmp_path / 'missing.json'}", game) is None
+    assert bot_fingerprint("mcts:8,leaf=fitted:gen", "carcassonne_v0") is None  # none ships
+
+
 def test_a_retrained_checkpoint_is_played_again_not_scored_with_the_old_games(tmp_path):
     path = save_policy(tmp_path / "policy.pt", seed=0)
     agent = f"ppo:{path}"

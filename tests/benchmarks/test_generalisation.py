@@ -32,6 +32,16 @@ def test_the_sets_play_the_same_deals_in_both_seatings_on_their_boards():
     assert serenissima[0]["env_options"] == {"map": "generated:1000000"}
 
 
+def test_long_specs_that_differ_past_the_cut_keep_files_of_their_own():
+    """A file label is cut at 80 characters; two specs alike up to there (one fitted-value
+    file, two depths) must not share one results file and overwrite one summary."""
+    fit = "benchmarks/results/fitted_value/serenissima_generated_train.json"
+    deep, shallow = (f"mcts:300,leaf=fitted:{fit},depth={d},cut=leaf" for d in (20, 12))
+    assert gen.label_of(deep) != gen.label_of(shallow)
+    assert len(gen.label_of(deep)) == 80 and gen.label_of(deep) == gen.label_of(deep)
+    assert gen.label_of("az:default,sims=64") == "az_default_sims=64"     # short: as it was
+
+
 def test_bad_splits_and_deals_are_refused():
     with pytest.raises(BoardRangeError, match="not a board file"):
         gen.seed_range("board.json", "--test-split")
