@@ -31,10 +31,10 @@ import hashlib
 import json
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .arena import check_run_options, game_key, load_records, play_jobs, resolve_game
+from .arena import MAX_DEALS, check_run_options, game_key, load_records, play_jobs, resolve_game
 from .common import RESULTS_DIR, command_main
 from .fingerprints import fingerprints, with_fingerprints
 from .ratings import points_over, wilson
@@ -66,18 +66,19 @@ def board_seeds(seeds, deals: int, spread: bool) -> list[int]:
     return [seeds.seed_at(i * seeds.size // deals if spread else i) for i in range(deals)]
 
 
-def schedule(game: str, agent: str, opponents: Sequence[str], deals: int, seed: int,
-             train, test, sets: Sequence[str] = SETS) -> list[dict]:
-    """Every game of the protocol, deal-major within each set."""
+def schedule(game: str, agent: str, opponents: Sequence[str], deals: int | Mapping[str, int],
+             seed: int, train, test, sets: Sequence[str] = SETS) -> list[dict]:
+    """Every game of the protocol, deal-major within each set; ``deals`` for every set or
+    by set (``{"test": 200, "train": 100}``)."""
     from meeplezoo.envs import spec
     from meeplezoo.envs.core.boards import board_option_of
 
     option = board_option_of(spec(game))
-    boards = {"train": board_seeds(train, deals, spread=True),
-              "test": board_seeds(test, deals, spread=False)}
+    boards = {"train": board_seeds(train, deals_of(deals, "train"), spread=True),
+              "test": board_seeds(test, deals_of(deals, "test"), spread=False)}
     jobs = []
     for name in sets:
-        for deal in range(deals):
+        for deal in range(deals_of(deals, name)):
             env_options = {} if name == "printed" else \
                 {option: f"generated:{boards[name][deal]}"}
             for opponent in opponents:
@@ -86,6 +87,25 @@ def schedule(game: str, agent: str, opponents: Sequence[str], deals: int, seed: 
                                  "seats": seats, "seed": seed + deal, "set": name,
                                  "env_options": env_options})
     return jobs
+
+
+def deals_of(deals: int | Mapping[str, int], name: str) -> int:
+    """The deals of set ``name``: one count for every set, or a count by set."""
+    return deals if isinstance(deals, int) else deals[name]
+
+
+def set_deals(deals: int, per_set: Sequence[str]) -> int | dict[str, int]:
+    """``--deals`` with ``--set-deals train=100 printed=50`` over it, each checked."""
+    if not per_set:
+        return deals
+    chosen = dict.fromkeys(SETS, deals)
+    for item in per_set:
+        name, _, count = item.partition("=")
+        if name not in SETS or not count.isdigit() or int(count) < 1:
+            raise ValueError(f"--set-deals {item!r}: write SET=N with SET one of "
+                             f"{', '.join(SETS)} and N a positive number of deals")
+        chosen[name] = int(count)
+    return chosen
 
 
 def summarise(records: Sequence[dict], agent: str, opponents: Sequence[str]) -> dict:
@@ -136,7 +156,8 @@ def label_of(agent: str) -> str:
     return f"{label[:71]}_{hashlib.sha256(agent.encode()).hexdigest()[:8]}"
 
 
-def run(game: str, agent: str, opponents: Sequence[str], deals: int, seed: int, out: Path,
+def run(game: str, agent: str, opponents: Sequence[str], deals: int | Mapping[str, int],
+        seed: int, out: Path,
         train, test, sets: Sequence[str] = SETS, workers: int | None = None,
         progress: bool = True) -> dict:
     """Play the games not yet in the results file; the summary of all of them."""
@@ -218,6 +239,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="agent spec of each --checkpoints file (default %(default)s)")
     parser.add_argument("--opponents", nargs="+", default=["mcts:1000", "greedy"])
     parser.add_argument("--deals", type=int, default=200, help="deals per set (%(default)s)")
+    parser.add_argument("--set-deals", nargs="+", default=[], metavar="SET=N",
+                        help="one set's deals over --deals, e.g. train=100 printed=50: a "
+                             "rerun with every set writes one summary of the games played")
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
     parser.add_argument("--curve-opponent", default="greedy")
     parser.add_argument("--curve-deals", type=int, default=20)
@@ -248,11 +272,16 @@ def _main(args: argparse.Namespace) -> str:
     from meeplezoo.agents.registry import make_agent
     from meeplezoo.envs import spec
     from meeplezoo.envs.core.boards import board_option_of
+    from meeplezoo.training.flags import check_count
 
     game = resolve_game(args.game)
     board_option_of(spec(game))                     # a game without generated boards
     deals = args.curve_deals if args.checkpoints else args.deals
     check_run_options(deals, args.seed, args.workers, args.out, None, None)
+    if not args.checkpoints:
+        deals = set_deals(deals, args.set_deals)
+        for count in ([] if isinstance(deals, int) else deals.values()):
+            check_count("--set-deals", count, 1, MAX_DEALS)
     train = seed_range(args.train_split, "--train-split")
     test = seed_range(args.test_split, "--test-split")
     if train.overlaps(test):

@@ -85,12 +85,39 @@ def test_a_run_plays_every_game_once_and_resumes(tmp_path, capsys):
     assert len((tmp_path / "hansa_v0_greedy.jsonl").read_text().splitlines()) == 12
 
 
+def test_sets_played_one_at_a_time_with_their_own_deals_join_in_one_summary(tmp_path):
+    """``--sets test`` then ``--sets train --deals 1``: a last run with every set and
+    ``--set-deals`` plays nothing new and writes one summary with both sets and the gap."""
+    common = ["hansa", "--agent", "greedy", "--opponents", "random", "--workers", "1",
+              "--out", str(tmp_path), "--quiet"]
+    results = tmp_path / "hansa_v0_greedy.jsonl"
+    assert gen.main([*common, "--sets", "test", "--deals", "2"]) == 0
+    assert gen.main([*common, "--sets", "train", "--deals", "1"]) == 0
+    assert len(results.read_text().splitlines()) == 6
+    assert gen.main([*common, "--sets", "test", "train", "--deals", "2",
+                     "--set-deals", "train=1"]) == 0
+    assert len(results.read_text().splitlines()) == 6              # nothing played again
+    summary = json.loads((tmp_path / "hansa_v0_greedy_summary.json").read_text())
+    assert [(r["set"], r["games"]) for r in summary["rows"]] == [("train", 2), ("test", 4)]
+    assert "train_minus_test" in summary["gaps"]["random"]
+    assert summary["deals"] == {"train": 1, "test": 2, "printed": 2}
+    jobs = gen.schedule("hansa_v0", "greedy", ["random"], {"train": 3, "test": 1, "printed": 2},
+                        0, split("train"), split("test"))
+    assert [sum(j["set"] == name for j in jobs) for name in gen.SETS] == [6, 2, 4]
+
+
 @pytest.mark.parametrize("argv, words", [
     (["saint_malo", "--agent", "greedy"], "saint_malo_v0 has no generated boards"),
     (["hansa", "--agent", "greedy", "--test-split", "b.json"], "not a board file"),
     (["hansa", "--agent", "nobody"], "nobody"),
     (["hansa", "--agent", "greedy", "--opponents", "greedy"], "also among the opponents"),
     (["hansa", "--agent", "greedy", "--deals", "0"], "--games"),
+    (["hansa", "--agent", "greedy", "--opponents", "random", "--set-deals",
+      "dev=3"], "write SET=N"),
+    (["hansa", "--agent", "greedy", "--opponents", "random", "--set-deals",
+      "test=0"], "write SET=N"),
+    (["hansa", "--agent", "greedy", "--opponents", "random", "--set-deals",
+      "test=201"], "201 deals need 201 boards"),
     (["hansa", "--checkpoints", "/nonexistent/folder"], "no iter_<N>.pt")])
 def test_bad_input_is_one_clear_line(argv, words, capsys, tmp_path):
     assert gen.main([*argv, "--out", str(tmp_path)]) == 2
