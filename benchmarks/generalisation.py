@@ -5,6 +5,8 @@
         --opponents mcts:1000 greedy --deals 200 --workers 2
     python -m meeplezoo.benchmarks.generalisation hansa --checkpoints runs/gen/checkpoints \\
         --curve-deals 20 --curve-opponent greedy          # train and test along a run
+    python -m meeplezoo.benchmarks.generalisation serenissima --agent A --sets test train \\
+        --deals 200 --set-deals train=100                 # a set with deals of its own
 
 The protocol (Hansa's boards and Serenissima's maps are data with a seeded generator,
 ``envs/core/boards.py``): the bot plays each opponent on three sets of boards, with the
