@@ -60,7 +60,7 @@ def _fit_fingerprint(arguments: str, game: str) -> str | None:
 
 
 def fingerprints(agents: Iterable[str], game: str) -> dict[str, str]:
-    """``{agent: sha256}`` for the agents that load a checkpoint."""
+    """``{agent: sha256}`` for the agents that load a checkpoint or a fitted value."""
     return {agent: digest for agent in dict.fromkeys(agents)
             if (digest := bot_fingerprint(agent, game)) is not None}
 

@@ -243,7 +243,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deals", type=int, default=200, help="deals per set (%(default)s)")
     parser.add_argument("--set-deals", nargs="+", default=[], metavar="SET=N",
                         help="one set's deals over --deals, e.g. train=100 printed=50: a "
-                             "rerun with every set writes one summary of the games played")
+                             "rerun with every set writes one summary of the games played "
+                             "(the training split's boards are spread by its deals: 100 "
+                             "and 200 deals play other boards)")
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
     parser.add_argument("--curve-opponent", default="greedy")
     parser.add_argument("--curve-deals", type=int, default=20)
