@@ -14,12 +14,11 @@ number is refused with one line.
 from __future__ import annotations
 
 import importlib
-import json
-import math
 from pathlib import Path
 
 import numpy as np
 
+from meeplezoo.envs.core.files import read_json
 from meeplezoo.envs.versions import rules_name
 
 FORMAT, VERSION = "meeplezoo-fitted-value", 1
@@ -30,6 +29,10 @@ FITTED_MODULES = {"carcassonne_v0": "meeplezoo.envs.carcassonne.fitted_value",
                   "serenissima_v0": "meeplezoo.envs.serenissima.fitted_value"}
 # Bounds a shape must be in (the decays are chances; the reach is a number of tiles).
 SHAPE_BOUNDS = {"city_decay": (0.0, 1.0), "road_decay": (0.0, 1.0), "reach": (1.0, 100.0)}
+# The largest weight a fit may hold.  The shipped fits' weights are below 5 (a logistic
+# regression on terms of a few points); 1,000 leaves room for other scalings, while a
+# weight of 1e308 would make every leaf infinite and every value in the tree NaN.
+MAX_WEIGHT = 1_000.0
 
 
 def fitted_module(game: str):
@@ -48,33 +51,29 @@ def shipped_path(game: str, variant: str = "") -> Path:
 
 
 def read_fit(path: str | Path, game: str) -> dict:
-    """The checked record of a weight file for ``game`` (module docstring)."""
+    """The checked record of a weight file for ``game`` (module docstring), read through
+    ``envs/core/files.py`` (a regular file of at most 1 MiB, shallow JSON)."""
     module = fitted_module(game)
-    path = Path(path)
-    try:
-        record = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such fitted-value file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ValueError(f"{path}: not a fitted-value file ({err})") from None
+    record = read_json(path, "fitted-value")
     if not isinstance(record, dict) or record.get("format") != FORMAT or \
-            record.get("version") != VERSION:
+            type(record.get("version")) is not int or record["version"] != VERSION:
         raise ValueError(f"{path}: not a {FORMAT} file of version {VERSION}")
-    if record.get("rules") != rules_name(game):
-        raise ValueError(f"{path} was fitted for {record.get('rules')!r}, not for {game}")
+    if record.get("rules") != rules_name(game):     # never echo what a file holds
+        raise ValueError(f"{path} was fitted for another game, not for {game}")
     weights, shape = record.get("weights"), record.get("shape")
     if not isinstance(weights, dict) or list(weights) != list(module.TERMS):
         raise ValueError(f"{path}: weights must name the terms {list(module.TERMS)} in order")
     if not isinstance(shape, dict) or list(shape) != list(module.SHAPES):
         raise ValueError(f"{path}: shape must name {list(module.SHAPES)} in order")
     for name, value in [*weights.items(), *shape.items()]:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or \
-                not math.isfinite(value):
-            raise ValueError(f"{path}: {name} must be a finite number, not {value!r}")
+        # The comparison also refuses NaN, infinities and integers too long for a float.
+        if isinstance(value, bool) or not isinstance(value, int | float) or \
+                not -MAX_WEIGHT <= value <= MAX_WEIGHT:
+            raise ValueError(f"{path}: {name} must be a number in -{MAX_WEIGHT:,.0f}.."
+                             f"{MAX_WEIGHT:,.0f}")
     for name, (low, high) in SHAPE_BOUNDS.items():
         if name in shape and not low < shape[name] <= high:
-            raise ValueError(f"{path}: {name} must be in ({low:g}, {high:g}], "
-                             f"not {shape[name]!r}")
+            raise ValueError(f"{path}: {name} must be in ({low:g}, {high:g}]")
     return record
 
 

@@ -13,6 +13,10 @@ import re
 from pathlib import Path
 
 VARIANTS = ("gen",)          # shipped bots besides the default, by the name they play as
+AGENTS_DIR = Path(__file__).parent
+# Where the package's own bots and fitted values lie: the only files a request to the
+# browser server may make it read, unless its owner allows a folder (``--allow-files``).
+SHIPPED_DATA = (AGENTS_DIR / "az" / "bots", AGENTS_DIR / "ppo" / "bots", AGENTS_DIR / "values")
 
 
 def shipped_name(name: str) -> tuple[int, str] | None:

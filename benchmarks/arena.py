@@ -40,6 +40,8 @@ from pathlib import Path
 
 import numpy as np
 
+from meeplezoo.envs.core.files import FileRefused, parse_json, read_bytes
+
 from .arena_game import forfeits
 from .arena_run import play_jobs
 from .fingerprints import fingerprints, seated_bots, with_fingerprints
@@ -112,11 +114,11 @@ def game_key(record: dict) -> tuple:
 def load_records(path: Path) -> list[dict]:
     """The records in a JSONL file; a line cut short by a crash is skipped."""
     records = []
-    if path.exists():
-        for line in path.read_text().splitlines():
+    if path.exists():                          # a regular file, bounded (envs/core/files.py)
+        for line in read_bytes(path, "records").decode("utf-8", "replace").splitlines():
             try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError:
+                records.append(parse_json(line, str(path)))
+            except FileRefused:
                 continue
     return records
 

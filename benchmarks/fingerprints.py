@@ -13,6 +13,8 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from meeplezoo.envs.core.files import FileRefused, read_bytes
+
 
 def bot_fingerprint(agent: str, game: str) -> str | None:
     """The sha256 of the checkpoint an ``az:`` / ``ppo:`` spec loads: the shipped bot of
@@ -38,9 +40,16 @@ def bot_fingerprint(agent: str, game: str) -> str | None:
             return None
     else:
         path = Path(first)
-        if not path.is_file():
-            return None
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return _digest(path, "checkpoint")
+
+
+def _digest(path: Path, kind: str) -> str | None:
+    """The sha256 of a regular file (read bounded, ``envs/core/files.py``); None for a
+    path that is no such file: making the agent then says why in one line."""
+    try:
+        return hashlib.sha256(read_bytes(path, kind)).hexdigest()
+    except FileRefused:
+        return None
 
 
 def _fit_fingerprint(arguments: str, game: str) -> str | None:
@@ -55,7 +64,7 @@ def _fit_fingerprint(arguments: str, game: str) -> str | None:
                 path = fit_path(game, source)
             except ValueError:
                 return None
-            return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+            return _digest(path, "fitted-value")
     return None
 
 

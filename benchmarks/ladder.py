@@ -42,6 +42,8 @@ from pathlib import Path
 
 import numpy as np
 
+from meeplezoo.envs.core.files import check_allowed, parse_json, read_gzip, read_json
+
 from .fingerprints import bot_fingerprint
 from .ladder_check import check_fields, check_records
 from .ratings import points_over
@@ -194,10 +196,11 @@ def load_ladder(name_or_path: str, check_bots: bool = True) -> dict:
     holds its reference games.  ``check_bots``: refuse a ladder whose shipped-bot anchors
     have changed since it was built (its ratings are not theirs any more)."""
     path = _ladder_path(name_or_path)
-    if not path.is_file():
+    check_allowed(path, "ladder")              # before the filesystem is asked anything
+    if not path.exists():
         raise ValueError(f"no ladder {name_or_path!r}; shipped: {', '.join(shipped()) or 'none'}")
     try:
-        ladder = json.loads(path.read_text())
+        ladder = read_json(path, "ladder")     # a regular file, bounded, shallow JSON
         # The fields first: a ladder naming code to run is refused before anything is read
         # or built from it (``ladder_check.py``).
         check_fields(ladder, FORMAT)
@@ -209,10 +212,11 @@ def load_ladder(name_or_path: str, check_bots: bool = True) -> dict:
         if not (rating["count"] >= ladder["deals"]["count"]
                 and rating["first_seed"] == ladder["deals"]["first_seed"]):
             raise ValueError("its rating deal set must start with the reference deals")
-        raw = gzip.decompress(path.with_name(ladder["records"]).read_bytes())
+        raw = read_gzip(path.with_name(ladder["records"]), "ladder records")
         if hashlib.sha256(raw).hexdigest() != ladder["records_sha256"]:
             raise ValueError("its records do not match the checksum it was published with")
-        ladder["records"] = [json.loads(line) for line in raw.decode().splitlines()]
+        ladder["records"] = [parse_json(line, f"{path}'s records")
+                             for line in raw.decode().splitlines()]
         check_records(ladder, ladder["records"])
     except (OSError, EOFError, zlib.error, KeyError, TypeError, json.JSONDecodeError) as err:
         raise ValueError(f"{path} is not a readable ladder: {type(err).__name__}: {err}") \
@@ -250,7 +254,7 @@ def extend(name: str, count: int, version: int) -> Path:
     new_name = ladder_name(old["game"], old["players"], version)
     if new_name == old["name"]:
         raise ValueError(f"--version {version} is {name}'s own version")
-    ladder = {**json.loads(_ladder_path(name).read_text()), "name": new_name,
+    ladder = {**read_json(_ladder_path(name), "ladder"), "name": new_name,
               "rating_deals": {"first_seed": old["deals"]["first_seed"], "count": count},
               "extends": old["name"],
               "extend_command": f"python -m meeplezoo.benchmarks.ladder extend {old['name']} "

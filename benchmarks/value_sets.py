@@ -40,6 +40,8 @@ from pathlib import Path
 
 import numpy as np
 
+from meeplezoo.envs.core.files import FileRefused, check_allowed, load_npz, read_bytes, read_json
+
 from .common import RESULTS_DIR, say
 
 FORMAT, VERSION = "meeplezoo-value-set", 1
@@ -49,6 +51,7 @@ DEFAULT_FOLDER = RESULTS_DIR / "value_sets"
 ARRAYS = {"states": (np.int64, 2), "third": (np.int8, 1), "decision": (np.int32, 1),
           "length": (np.int32, 1), "game_id": (np.int32, 1), "matchup": (np.int8, 1),
           "rewards": (np.float64, 2), "margins": (np.float64, 2)}
+MAX_MARGIN = 10**6       # points between seats: no game's scores come near
 
 
 @dataclass
@@ -288,17 +291,14 @@ def read_header(path: str | Path) -> dict:
     """The JSON header of the set at ``path`` (the .npz or the .json), checked against
     this code: game, env version, state size and rules."""
     json_path = Path(path).with_suffix(".json")
-    if not json_path.is_file():
+    check_allowed(json_path, "value-set header")
+    if not json_path.exists():
         raise ValueError(f"no value set at {json_path} (build one with `python -m "
                          f"meeplezoo.benchmarks.value_quality build GAME`)")
-    try:
-        header = json.loads(json_path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ValueError(f"{json_path} is not a readable value-set header "
-                         f"({type(err).__name__})") from None
+    header = read_json(json_path, "value-set header")   # regular, bounded, shallow
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ValueError(f"{json_path} is not a value-set header (format {FORMAT!r})")
-    if header.get("version") != VERSION:
+    if type(header.get("version")) is not int or header["version"] != VERSION:
         raise ValueError(f"{json_path} is value-set version {header.get('version')!r}; this "
                          f"code reads version {VERSION}")
     from meeplezoo.envs import names, spec
@@ -330,16 +330,16 @@ def load_set(path: str | Path) -> ValueSet:
     ``ValueError`` line for a corrupt, edited or foreign file."""
     npz_path = Path(path).with_suffix(".npz")
     header = read_header(npz_path)
-    try:
-        data = npz_path.read_bytes()
-    except OSError as err:
-        raise ValueError(f"{npz_path} cannot be read ({type(err).__name__})") from None
+    data = read_bytes(npz_path, "value-set")          # a regular file, bounded
     if hashlib.sha256(data).hexdigest() != header.get("npz_sha256"):
         raise ValueError(f"{npz_path} does not match its header's checksum (corrupt, edited, "
                          f"or from another build)")
     try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-            arrays = {name: npz[name] for name in ARRAYS}
+        # Every member's header is checked before its array is allocated.
+        arrays = {name: found[name] for found in [load_npz(npz_path, "value-set", data=data)]
+                  for name in ARRAYS}
+    except FileRefused:
+        raise
     except Exception as err:                    # the trust boundary: one line, whatever broke
         raise ValueError(f"{npz_path} is not a readable value set ({type(err).__name__})") \
             from None
@@ -371,8 +371,12 @@ def _check_arrays(arrays: dict, header: dict, path: Path) -> None:
     if not np.isin(arrays["third"], (0, 1, 2)).all() or \
             (arrays["matchup"] < 0).any() or \
             (arrays["matchup"] >= len(header.get("matchups", ()))).any() or \
-            not np.isfinite(arrays["rewards"]).all():
-        raise ValueError(f"{path}: a third, matchup or reward is out of range")
+            not (np.abs(arrays["rewards"]) <= 1.0 + 1e-9).all() or \
+            not (np.abs(arrays["margins"]) <= MAX_MARGIN).all():
+        # Rewards are win/loss shares (zero-sum, ties shared): within -1..1.  A fit on
+        # rewards of 1e308 would write NaN weights; NaN fails both comparisons too.
+        raise ValueError(f"{path}: a third, matchup, reward (-1..1) or score margin "
+                         f"(within +-{MAX_MARGIN:,}) is out of range")
     low = np.full(game_spec.state_size, -(2**62), dtype=np.int64)
     high = np.full(game_spec.state_size, 2**62, dtype=np.int64)
     for name, (offset, length) in game_spec.state_fields.items():

@@ -42,6 +42,7 @@ from meeplezoo.agents.az.lockstep import LockstepSearch
 from meeplezoo.envs import make
 from meeplezoo.envs.core.batch import observe_batch
 from meeplezoo.envs.core.contract import GameSpec
+from meeplezoo.envs.core.files import load_npz
 from meeplezoo.envs.core.rewards import final_rewards
 
 from .checkpoint import atomic_write
@@ -108,10 +109,10 @@ class ReplayBuffer:
              seats: int) -> ReplayBuffer:
         """The buffer saved at ``path``, every array checked (no pickles are read)."""
         buffer = cls(capacity, obs_size, num_actions, seats)
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                saved_capacity, cursor, size = (int(x) for x in data["meta"])
-                loaded = {name: data[name] for name in BUFFER_FIELDS}
+        try:               # a regular file, bounded, headers checked before allocating
+            data = load_npz(path, "positions")
+            saved_capacity, cursor, size = (int(x) for x in data["meta"])
+            loaded = {name: data[name] for name in BUFFER_FIELDS}
         except (OSError, ValueError, KeyError, EOFError) as err:
             raise ValueError(f"{path} is not a readable replay buffer: {err}") from None
         widths = {"obs": obs_size, "masks": num_actions, "policies": num_actions,

@@ -17,6 +17,7 @@ so a run killed mid-save leaves the previous checkpoint intact.
 
 from __future__ import annotations
 
+import io
 import os
 import pickle
 import shutil
@@ -25,6 +26,8 @@ from pathlib import Path
 
 import numpy as np
 import torch
+
+from meeplezoo.envs.core.files import check_allowed, read_bytes
 
 FORMAT = 1
 REQUIRED = ("format", "meta", "model", "counters")
@@ -122,10 +125,12 @@ def load_checkpoint(path: str | os.PathLike, expect: dict | None = None,
     (game, obs size, actions, sizes) differs from ``expect``.
     """
     path = Path(path)
-    if not path.is_file():
+    check_allowed(path, "checkpoint")      # before the filesystem is asked anything
+    if not path.exists():
         raise FileNotFoundError(f"no checkpoint at {path}")
+    data = read_bytes(path, "checkpoint")  # a regular file, bounded (envs/core/files.py)
     try:
-        payload = torch.load(path, map_location=map_location, weights_only=True)
+        payload = torch.load(io.BytesIO(data), map_location=map_location, weights_only=True)
     except Exception as err:  # noqa: BLE001 - any file may be handed in: weights_only=True
         # runs no code, but its unpickler fails on junk in many ways (IndexError on a text
         # file, KeyError, struct errors): each is the same answer, not a checkpoint.  Only

@@ -30,6 +30,7 @@ import numpy as np
 from meeplezoo.agents.mcts.tree import ACTION, BACKED, CHILD, FIRST_EDGE, NUM_EDGES, VISITS
 from meeplezoo.agents.mcts.uct import P_BACKUP
 from meeplezoo.agents.torch_threads import one_thread_per_worker, one_torch_thread
+from meeplezoo.envs.core.files import load_npz
 
 POSITIONS_FORMAT = 1
 # name -> (dtype, width: "state", "actions", "seats" or None for one column)
@@ -243,12 +244,10 @@ def load_positions(path: str | Path, spec, players: int) -> dict:
     """The positions saved at ``path``, refused with one ``ValueError`` if they are of
     another game, player count, format or shape, or hold values no game can give."""
     path = Path(path)
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            header, game = data["header"], str(data["game"])
-            positions = {name: data[name] for name in POSITION_FIELDS}
-    except FileNotFoundError:
-        raise ValueError(f"--positions {path}: no such file") from None
+    try:               # a regular file, bounded, headers checked before allocating
+        data = load_npz(path, "positions")
+        header, game = data["header"], str(data["game"])
+        positions = {name: data[name] for name in POSITION_FIELDS}
     except (OSError, ValueError, KeyError, EOFError, IndexError) as err:
         raise ValueError(f"--positions {path} is not a positions file of "
                          f"training.expert: {err}") from None

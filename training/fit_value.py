@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from meeplezoo.agents.fitted_values import FORMAT, VERSION, fitted_module
+from meeplezoo.agents.fitted_values import FORMAT, MAX_WEIGHT, VERSION, fitted_module
 from meeplezoo.envs.core.contract import H_TO_MOVE
 from meeplezoo.envs.versions import rules_name
 
@@ -104,6 +104,10 @@ def fit_value(game: str, value_set, progress: bool = True) -> dict:
             print(f"fit_value: shape {dict(zip(module.SHAPES, values, strict=True))}: held-out "
                   f"log-loss {loss:.4f}", file=sys.stderr)
     loss, shape, w, x = best
+    if not (np.abs(w) <= MAX_WEIGHT).all():     # NaN fails the comparison too
+        raise ValueError(f"the fit diverged (a weight is not a number in "
+                         f"-{MAX_WEIGHT:,.0f}..{MAX_WEIGHT:,.0f}): nothing written; check "
+                         f"the value set's results")
     fitted = np.tanh(x @ w / 2.0)
     values = np.zeros((len(states), 2))                    # absolute seats, zero-sum
     values[rows, states[:, H_TO_MOVE]] = fitted

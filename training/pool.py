@@ -22,6 +22,7 @@ import numpy as np
 import torch
 
 from meeplezoo.agents.ppo.network import make_network
+from meeplezoo.envs.core.files import read_json
 
 from .checkpoint import FORMAT, atomic_write, load_checkpoint, load_weights
 
@@ -46,7 +47,7 @@ class OpponentPool:
         self._cache: OrderedDict[int, torch.nn.Module] = OrderedDict()
         index = self.folder / "index.json"
         if index.exists():
-            self.entries = json.loads(index.read_text())["snapshots"]
+            self.entries = read_json(index, "opponent pool")["snapshots"]
 
     def __len__(self) -> int:
         return len(self.entries)

@@ -34,32 +34,32 @@ import numpy as np
 
 from meeplezoo.benchmarks.arena import resolve_game
 from meeplezoo.envs import make
+from meeplezoo.envs.core import files
 from meeplezoo.envs.core.draw import pad_even
 
 FORMAT = "meeplezoo-replay"
 VERSION = 1
+# No game's score comes near this (Carcassonne's highest are a few hundred); a file that
+# claims more is corrupt, and an infinite one would not even convert to an integer.
+MAX_SCORE = 10**6
 
 
 # --------------------------------------------------------------------------- files
 
 
 def read_json(path: str | Path, what: str) -> dict:
-    """A JSON object from ``path``; every failure is a ``ValueError`` saying what is wrong."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ValueError(f"no {what} at {path}") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ValueError(f"cannot read {what} {path}: {err}") from None
-    return parse_json(text, path, what)
+    """A JSON object from the regular file ``path`` (bounded and shallow, read through
+    ``envs/core/files.py``); every failure is a ``ValueError`` saying what is wrong."""
+    kind = "saved game" if "saved game" in what else "replay"
+    return as_object(files.read_json(path, kind), path, what)
 
 
 def parse_json(text: str, path, what: str) -> dict:
     """A JSON object from ``text`` (named ``path`` in messages); else a ``ValueError``."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ValueError(f"{path} is not a {what} (not valid JSON: {err})") from None
+    return as_object(files.parse_json(text, f"{path} ({what})"), path, what)
+
+
+def as_object(data, path, what: str) -> dict:
     if not isinstance(data, dict):
         raise ValueError(f"{path} is not a {what} (not a JSON object)")
     return data
@@ -74,7 +74,7 @@ def check_game_fields(data: dict, path, what: str, fmt: str, version: int) -> di
     if data.get("format") != fmt:
         raise ValueError(f"{path} is not a {what} (format {data.get('format')!r}, "
                          f"expected {fmt!r})")
-    if data.get("version") != version:
+    if type(data.get("version")) is not int or data["version"] != version:
         raise ValueError(f"{path} is {what} version {data.get('version')!r}; this code reads "
                          f"version {version}")
     problems = []
@@ -88,8 +88,8 @@ def check_game_fields(data: dict, path, what: str, fmt: str, version: int) -> di
         problems.append("'seats' must be a list of seat specs")
     elif _is_int(players) and len(seats) != players:
         problems.append(f"{len(seats)} seats for {players} players")
-    if not _is_int(data.get("seed")) or data["seed"] < 0:
-        problems.append("'seed' must be a non-negative integer")
+    if not _is_int(data.get("seed")) or not 0 <= data["seed"] < 2**64:
+        problems.append("'seed' must be an integer in 0..2**64-1")
     if not isinstance(data.get("options", {}), dict):
         problems.append("'options' must be an object")
     actions = data.get("actions")
@@ -176,9 +176,10 @@ def check_replay(data: dict, path="replay") -> dict:
     for key in ("scores", "rewards"):
         values = data.get(key)
         if not (isinstance(values, list) and len(values) == players
-                and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)):
+                and all(isinstance(v, int | float) and not isinstance(v, bool)
+                        and -MAX_SCORE <= v <= MAX_SCORE for v in values)):
             raise ValueError(f"{path} is a corrupt meeplezoo replay: '{key}' must hold one "
-                             f"number per seat")
+                             f"number per seat, each within +-{MAX_SCORE:,}")
         record[key] = values
     evaluations = data.get("evaluations")
     if evaluations is not None:

@@ -92,6 +92,21 @@ def select_decision_edge(node, nodes, values, edges, priors, params, rng):
     return best
 
 
+# The most a leaf's value may count for in a sum.  Values are win/loss shares or scaled
+# margins of a few units; a leaf hook gone wrong (a fit whose weights overflow, a network
+# that diverged) could return NaN or an infinity, which would make every comparison in the
+# tree false and selection pick nothing: such a value is clipped (NaN counts as 0), so the
+# search still ends, merely uninformed.
+VALUE_LIMIT = 1e6
+
+
+@njit
+def bounded_value(value):
+    if not value == value:                 # NaN
+        return 0.0
+    return min(max(value, -VALUE_LIMIT), VALUE_LIMIT)
+
+
 @njit
 def backward(node, value, players, nodes, values, virtual, edges, priors, params):
     max_backup = params[P_BACKUP] > 0.5
@@ -99,7 +114,7 @@ def backward(node, value, players, nodes, values, virtual, edges, priors, params
         nodes[node, VISITS] += 1
         nodes[node, VIRTUAL] -= virtual
         for seat in range(players):
-            values[node, seat] += value[seat]
+            values[node, seat] += bounded_value(value[seat])
         if max_backup:
             refresh_backed(node, players, nodes, values, edges, priors)
         node = nodes[node, PARENT]

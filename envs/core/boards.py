@@ -17,7 +17,8 @@ the same game in both.  A range of one board (``generated:5-5``) draws nothing, 
 
 The batched stepper needs every board's config at hand inside compiled code, so it asks
 for the whole range's configs at once (:meth:`BoardDistribution.bank`); they are built
-once per process (the train split's 10,000 boards take 2-12 s) and kept in a file cache
+once per process (the train split's 10,000 boards take 2-12 s; at most
+:data:`MAX_BANK_BOARDS`, with a progress line every 5 s) and kept in a file cache
 (``$MEEPLEZOO_CACHE`` or ``~/.cache/meeplezoo``, plain ``.npy`` read without pickle and
 checked for shape, rebuilt if it does not match).
 """
@@ -25,6 +26,7 @@ checked for shape, rebuilt if it does not match).
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import sys
 import time
@@ -34,12 +36,17 @@ from pathlib import Path
 
 import numpy as np
 
+from .files import read_bytes
 from .rng import rand_below
 
 PREFIX = "generated:"
 # The standard splits, inclusive.  Never change them: results name them.
 SPLITS = {"train": (0, 9_999), "test": (1_000_000, 1_000_199)}
 MAX_SEED = 10**18                       # what the games' single-board syntax accepts
+# The most boards a batched stepper builds up front (``BoardDistribution.bank``): ten times
+# the train split, a few minutes of generation and ~100 MB of configs.  A range drawn
+# from by the AEC env builds only the boards it deals, so it may be as wide as the seeds.
+MAX_BANK_BOARDS = 100_000
 # Bumped whenever a game's generator or config layout changes, so stale caches rebuild.
 BANK_FORMAT = 1
 
@@ -158,6 +165,12 @@ class BoardDistribution:
     def bank(self, progress: bool = True) -> np.ndarray:
         """``int64 [size, config]``: every board's config, row ``i`` for seed ``first + i``."""
         if self._bank is None:
+            if self.seeds.size > MAX_BANK_BOARDS:
+                raise BoardRangeError(
+                    f"{self.spec.name}: {self.option}={self.seeds.spec()} is "
+                    f"{self.seeds.size:,} boards; a batched run builds every board of its "
+                    f"range first, at most {MAX_BANK_BOARDS:,} (the train split is "
+                    f"{SPLITS['train'][1] - SPLITS['train'][0] + 1:,})")
             self._bank = _cached_bank(self, progress)
         return self._bank
 
@@ -166,6 +179,9 @@ class BoardDistribution:
         rows = np.zeros((self.seeds.size, self.config_of(self.seeds.first).size),
                         dtype=np.int64)
         began = last = time.perf_counter()
+        if progress and self.seeds.size > 10_000:
+            print(f"{self.spec.name}: building {self.seeds.size:,} boards (a line every 5 s)",
+                  file=sys.stderr, flush=True)
         for row in range(self.seeds.size):
             rows[row] = self._config_of(self.seeds.seed_at(row))
             now = time.perf_counter()
@@ -193,7 +209,11 @@ def _cached_bank(dist: BoardDistribution, progress: bool) -> np.ndarray:
     width = dist.config_of(dist.seeds.first).size
     path = cache_dir() / _bank_key(dist)
     try:
-        bank = np.load(path, allow_pickle=False)
+        # A regular file of at most the bank's own size (a FIFO or a link to /dev/zero
+        # left in the cache is refused, then rebuilt over).
+        size = dist.seeds.size * width * 8 + 4096
+        bank = np.load(io.BytesIO(read_bytes(path, "positions", limit=size)),
+                       allow_pickle=False)
         if bank.shape == (dist.seeds.size, width) and bank.dtype == np.int64 and \
                 np.array_equal(bank[0], dist.config_of(dist.seeds.first)) and \
                 np.array_equal(bank[-1], dist.config_of(dist.seeds.last)):

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..core.files import FileRefused, read_json
 from . import data as D
 
 DEFAULT_BOARD = {
@@ -245,32 +246,13 @@ def _checked(board: Board) -> Board:
 
 
 def read_board_file(path: Path):
-    """The JSON document in a board file; any unreadable, non-UTF-8, oversized, malformed
-    or too deeply nested file is a ``BoardError`` (never a foreign exception)."""
-    where = _show(str(path))
+    """The JSON document in a board file; any unreadable, non-regular, non-UTF-8,
+    oversized, malformed or too deeply nested file is a ``BoardError`` (one line, never a
+    foreign exception; ``envs/core/files.py``)."""
     try:
-        found = path.is_file()
-        if found:
-            with path.open("rb") as handle:
-                raw = handle.read(MAX_BOARD_BYTES + 1)
-    except (OSError, ValueError) as err:       # unreadable, a name too long or with a NUL
-        _fail(f"board file {where} cannot be read: {err}")
-    if not found:
-        _fail(f"board file {where} not found")
-    if len(raw) > MAX_BOARD_BYTES:
-        _fail(f"board file {where} is over {MAX_BOARD_BYTES:,} bytes: not a board")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        _fail(f"board file {where} is not UTF-8 text: {err}")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        _fail(f"board file {where} is not valid JSON: {err}")
-    except RecursionError:
-        _fail(f"board file {where} is not valid JSON: nested too deeply")
-    except ValueError as err:                  # e.g. an integer too long for Python to read
-        _fail(f"board file {where} is not valid JSON: {err}")
+        return read_json(path, "board", limit=MAX_BOARD_BYTES)
+    except FileRefused as err:
+        _fail(f"board file: {err}")
 
 
 def generate_board(seed: int, extra_routes: tuple[int, int] = (3, 9)) -> dict:

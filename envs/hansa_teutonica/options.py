@@ -26,12 +26,12 @@ construction with one clear ``ValueError`` (``envs/core/options.py``):
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
+from ..core.files import FileRefused, read_json
 from ..core.options import check_bool, check_choice, check_int, check_int_sequence, check_known
 from . import data as D
 
@@ -50,22 +50,12 @@ class BoardError(ValueError):
 
 
 def _read_region_file(path) -> object:
-    """The JSON document in a region file; every way it can be unreadable is a BoardError."""
+    """The JSON document in a region file (a regular file, bounded, shallow:
+    ``envs/core/files.py``); every way it can be unreadable is a BoardError."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_REGION_FILE + 1)
-    except OSError as err:
-        raise BoardError(f"cannot read the region file {str(path)!r}: {err}") from None
-    if len(raw) > MAX_REGION_FILE:
-        raise BoardError(f"region file {str(path)!r} is over {MAX_REGION_FILE} bytes")
-    try:
-        return json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as err:
-        raise BoardError(f"region file {str(path)!r} is not UTF-8 text: {err}") from None
-    except RecursionError:
-        raise BoardError(f"region file {str(path)!r}: JSON nested too deeply") from None
-    except ValueError as err:         # JSONDecodeError, or an integer too long to read
-        raise BoardError(f"region file {str(path)!r} is not valid JSON: {err}") from None
+        return read_json(path, "region", limit=MAX_REGION_FILE)
+    except FileRefused as err:
+        raise BoardError(f"region file: {err}") from None
 
 
 def _id_lists(name: str, value, high: int, what: str) -> list[list[int]]:

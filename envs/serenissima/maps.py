@@ -25,13 +25,13 @@ counts are real).  Results on it are not results on the printed game.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from pathlib import Path
 
 import numpy as np
 
+from ..core.files import FileRefused, read_json
 from . import data as D
 
 
@@ -101,24 +101,10 @@ def read_map(source) -> dict:
             return PLACEHOLDER_MAP
         if text.startswith("generated:"):
             return _generated(text)
-        try:
-            path = Path(text)
-            if not path.is_file():
-                raise MapError(f"map file {_short(text)} does not exist")
-            raw = path.read_bytes()
-        except (OSError, ValueError) as err:        # e.g. a NUL byte, a name too long
-            if isinstance(err, MapError):
-                raise
-            raise MapError(f"map file {_short(text)} cannot be read: {err}") from None
-        try:
-            return json.loads(raw.decode("utf-8"))
-        except UnicodeDecodeError as err:
-            raise MapError(f"map file {_short(text)} is not UTF-8 text: {err}") from None
-        except json.JSONDecodeError as err:
-            raise MapError(f"map file {_short(text)} is not valid JSON: {err}") from None
-        except (ValueError, RecursionError) as err:   # a huge number, too deep a nesting
-            kind = "nested too deeply" if isinstance(err, RecursionError) else str(err)
-            raise MapError(f"map file {_short(text)} is not a usable map: {kind}") from None
+        try:                            # a regular file, bounded, shallow JSON
+            return read_json(text, "map")
+        except FileRefused as err:
+            raise MapError(f"map file: {err}") from None
     raise MapError(f"map must be a dict, a JSON path, 'placeholder' or 'generated:<seed>', "
                    f"got {type(source).__name__}")
 

@@ -4,6 +4,7 @@ the weight files' checks, and the search and ``az:`` settings that play it."""
 
 from __future__ import annotations
 
+import functools
 import json
 
 import numpy as np
@@ -120,25 +121,57 @@ def test_the_shipped_fit_loads_and_differs_from_the_hand_set_leaf():
 
 @pytest.mark.parametrize("change, message", [
     ({"format": "pickle"}, "not a meeplezoo-fitted-value file"),
-    ({"rules": "saint_malo_v0"}, "fitted for 'saint_malo_v0', not for carcassonne_v1"),
+    ({"rules": "TOPSECRET-API-KEY"}, "fitted for another game, not for carcassonne_v1"),
+    ({"version": True}, "not a meeplezoo-fitted-value file of version 1"),
     ({"weights": dict(reversed(list(_record()["weights"].items())))}, "in order"),
-    ({"weights": {**_record()["weights"], "score": float("nan")}}, "score must be a finite"),
-    ({"weights": {**_record()["weights"], "score": "1"}}, "score must be a finite"),
+    ({"weights": {**_record()["weights"], "score": float("nan")}}, "NaN is not a number"),
+    ({"weights": {**_record()["weights"], "score": float("inf")}}, "Infinity is not a"),
+    ({"weights": {**_record()["weights"], "score": "1"}}, "score must be a number in"),
+    ({"weights": {**_record()["weights"], "score": 1e308}}, "score must be a number in"),
+    ({"weights": {**_record()["weights"], "score": 10**400}}, "score must be a number in"),
+    ({"weights": {**_record()["weights"], "score": True}}, "score must be a number in"),
+    ({"notes": functools.reduce(lambda inner, _: [inner], range(70), 1)},
+     "nested more than 64"),
     ({"shape": {"city_decay": 1.5, "road_decay": 0.5, "reach": 20.0}}, "city_decay must be"),
     ({"shape": {"reach": 20.0}}, "shape must name"),
 ])
 def test_a_bad_weight_file_is_refused_with_one_line(tmp_path, change, message):
     path = tmp_path / "fit.json"
     path.write_text(json.dumps(_record(**change)))
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=message) as caught:
         make_agent(f"mcts:8,leaf=fitted:{path}", GAME)
+    assert "TOPSECRET" not in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_deeply_nested_fit_is_one_line(tmp_path):
+    path = tmp_path / "fit.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ValueError, match="nested too deeply"):
+        read_fit(path, GAME)
+
+
+def test_the_search_ends_with_the_most_extreme_weights_a_fit_may_have(tmp_path):
+    """With every weight at the bound (either sign), the leaf saturates but stays finite:
+    the search plays its moves and its root values are numbers."""
+    from meeplezoo.agents.fitted_values import MAX_WEIGHT
+
+    for sign in (1, -1):
+        path = tmp_path / f"extreme{sign}.json"
+        path.write_text(json.dumps(_record(weights={n: sign * MAX_WEIGHT for n in TERMS})))
+        agent = make_agent(f"mcts:20,leaf=fitted:{path}", GAME, seed=1)
+        env = make(GAME, num_players=2)
+        env.reset(seed=3)
+        for _ in range(6):
+            env.step(agent.act(env))
+            children = agent.tree.root_children()
+            assert children and all(np.isfinite(v) for _, _, v in children)
 
 
 def test_missing_corrupt_and_foreign_fits_are_refused(tmp_path):
     with pytest.raises(ValueError, match="no such fitted-value file"):
         read_fit(tmp_path / "none.json", GAME)
     (tmp_path / "bad.json").write_text("{not json")
-    with pytest.raises(ValueError, match="not a fitted-value file"):
+    with pytest.raises(ValueError, match="not valid JSON"):
         read_fit(tmp_path / "bad.json", GAME)
     with pytest.raises(ValueError, match="saint_malo_v0 has no fitted leaf value"):
         make_agent("mcts:8,leaf=fitted", "saint_malo_v0")

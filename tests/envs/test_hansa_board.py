@@ -115,7 +115,7 @@ def test_board_errors_reach_the_env_constructor():
 
 
 def test_board_load_errors(tmp_path):
-    with pytest.raises(BoardError, match="not found"):
+    with pytest.raises(BoardError, match="no such board file"):
         load_board(tmp_path / "missing.json")
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")

@@ -96,7 +96,7 @@ def test_bad_map_sources_are_map_errors(source):
 
 
 def test_a_map_file_that_is_a_directory_is_a_map_error(tmp_path):
-    with pytest.raises(MapError, match="does not exist"):
+    with pytest.raises(MapError, match="not a regular file"):
         read_map(str(tmp_path))
 
 

@@ -136,7 +136,7 @@ def test_missing_garbage_and_bad_arguments(replay_file, tmp_path, capsys):
     garbage = tmp_path / "garbage.json"
     garbage.write_text("[1, 2")
     for argv, message in [
-        (["replay", str(tmp_path / "absent.json")], "no meeplezoo replay at"),
+        (["replay", str(tmp_path / "absent.json")], "no such replay file"),
         (["replay", str(garbage)], "not valid JSON"),
         (["replay", str(replay_file), "--positions", "5:1"], "--positions"),
         (["replay", str(replay_file), "--video", str(tmp_path / "x.avi")], ".gif or .mp4"),
