@@ -162,7 +162,7 @@ def test_undo_hint_and_analysis(client):
     assert abs(sum(p["prior"] for p in policy) - 1) < 0.01 and len(result["network"]["value"]) == 2
     for body, words in (({"simulations": 0}, "simulations"),
                         ({"network": "ppo:nothing.pt"}, "trained bot spec"),
-                        ({"network": "az:missing.pt"}, "cannot load")):
+                        ({"network": "az:missing.pt"}, "may not be named here")):
         response = client.post(f"/api/games/{key}/analysis", json=body)
         assert response.status_code == 400 and words in response.json()["error"], body
 

@@ -2,6 +2,7 @@
 
     meeplezoo serve                      # http://127.0.0.1:8000
     meeplezoo serve --allow-code-agents  # seats may be your own bots: path/to/bot.py:Bot
+    meeplezoo serve --allow-files runs/  # seats may play checkpoints in runs/: az:runs/x.pt
     meeplezoo serve --port 8080 --host 192.168.1.20   # other machines too: no
                                          # authentication, and never code agents
 
@@ -20,6 +21,14 @@ the web cannot drive this server through the person's browser.  A seat may run c
 when the server was started with ``--allow-code-agents``, which loopback alone accepts:
 ``process:...``, ``path/to/bot.py:Name`` and ``module:Name`` are refused before anything
 is imported or started, and a file opened in the page never makes such a seat.
+
+A request names no file on the server.  Seats play the registry's agents with the shipped
+bots and fitted values (``az:default``, ``mcts:N,leaf=fitted``), on the built-in and
+``generated:`` boards and maps; every file read while a request is served goes through
+``envs/core/files.py`` limited to the package's own data (``agents/shipped.py``), so
+``az:/etc/shadow``, ``leaf=fitted:/dev/zero`` or ``map=/some/fifo`` get the same 400
+whether the path exists or not, and nothing is opened.  ``--allow-files FOLDER`` (loopback
+only) adds one folder whose checkpoints, fits, boards and maps a request may name.
 
 | request | does |
 |---|---|
@@ -44,6 +53,9 @@ import json
 import sys
 from pathlib import Path
 
+from meeplezoo.agents.shipped import SHIPPED_DATA
+from meeplezoo.envs.core.files import only_inside, parse_json
+
 from ..terminal import runs_code
 from .guard import Guard, is_loopback
 from .sessions import Conflict, NoSession, ReplayView, Sessions, WebGame, setup_choices
@@ -65,15 +77,18 @@ def _starlette():
 
 
 def create_app(limit: int = 64, allow_code_agents: bool = False, host: str = "127.0.0.1",
-               port: int = 8000):
+               port: int = 8000, allow_files: str | Path | None = None):
     """The ASGI app with its own sessions (a test makes one per server), for a server bound
     to ``host``:``port`` (the Host and Origin it accepts; ``guard.py``).
     ``allow_code_agents``: whether a seat may run code the request names (``process:``,
     ``path/to/bot.py:Name``, ``module:Name``); loopback only, as anyone who can reach the
-    server could name any file or command."""
+    server could name any file or command.  ``allow_files``: a folder whose checkpoints,
+    fitted values, boards and maps a request may name (loopback only); without it a
+    request reads only the package's shipped files (``readable_folders``)."""
     if allow_code_agents and not is_loopback(host):
         raise ValueError(f"--allow-code-agents runs code a request names: it is for a server "
                          f"on loopback (127.0.0.1) only, not --host {host}")
+    folders = readable_folders(allow_files, host)
     _starlette()
     from starlette.applications import Starlette
     from starlette.middleware import Middleware
@@ -99,14 +114,16 @@ def create_app(limit: int = 64, allow_code_agents: bool = False, host: str = "12
                 raise too_large
         if not raw.strip():
             return {}
-        try:
-            data = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as err:
-            raise ValueError(f"not valid JSON: {err}") from None
-        except RecursionError:               # "[" * 100000: the parser's stack, not a bug
-            raise ValueError("not valid JSON: nested too deeply") from None
+        # Strict and shallow: no NaN or Infinity (a score of Infinity would not convert),
+        # nesting bounded (envs/core/files.py).
+        data = parse_json(bytes(raw), "the request")
         if not isinstance(data, dict):
             raise ValueError("the request must be a JSON object")
+        try:                                 # every answer may quote a field back
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("the request holds text that is not valid Unicode (a lone "
+                             "surrogate such as \\ud800)") from None
         return data
 
     def handler(kind: str | None, act):
@@ -115,12 +132,12 @@ def create_app(limit: int = 64, allow_code_agents: bool = False, host: str = "12
             try:
                 data = await body_of(request) if request.method == "POST" else {}
                 if kind is None:
-                    return JSONResponse(await _in_thread(act, request, data, None))
+                    return JSONResponse(await _in_thread(confined, act, request, data, None))
                 item, lock = sessions.get(request.path_params["key"], kind)
 
                 def locked():
                     with lock:
-                        return act(request, data, item)
+                        return confined(act, request, data, item)
                 return JSONResponse(await _in_thread(locked))
             except TooLarge as err:
                 return error(413, str(err))
@@ -134,6 +151,12 @@ def create_app(limit: int = 64, allow_code_agents: bool = False, host: str = "12
                 return error(500, f"internal error ({type(err).__name__}: {err}); please "
                                   f"report it with the game's record")
         return endpoint
+
+    def confined(act, *args):
+        """``act`` with every file read limited to ``folders`` (in the worker thread, where
+        agents are made and boards read): a request never names another path."""
+        with only_inside(*folders):
+            return act(*args)
 
     def new_game(request, data, _):
         unknown = set(data) - {"game", "seats", "seed", "options"}
@@ -229,6 +252,20 @@ async def _in_thread(function, *args):
     return await run_in_threadpool(function, *args)
 
 
+def readable_folders(allow_files, host: str) -> tuple[Path, ...]:
+    """The folders a request may make the server read: the shipped bots and fitted values,
+    and the folder ``--allow-files`` names (a server on loopback only)."""
+    if allow_files is None:
+        return SHIPPED_DATA
+    if not is_loopback(host):
+        raise ValueError(f"--allow-files lets a request name files in a folder: it is for a "
+                         f"server on loopback (127.0.0.1) only, not --host {host}")
+    folder = Path(allow_files)
+    if not folder.is_dir():
+        raise ValueError(f"--allow-files {allow_files}: no such folder")
+    return (*SHIPPED_DATA, folder)
+
+
 def add_arguments(parser) -> None:
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to bind (default 127.0.0.1: this machine only); "
@@ -238,6 +275,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--allow-code-agents", action="store_true",
                         help="let the page seat agents that run code: path/to/bot.py:Name, "
                              "module:Name, process:<spec> (loopback only)")
+    parser.add_argument("--allow-files", metavar="FOLDER", default=None,
+                        help="let the page name checkpoints (az:FILE, ppo:FILE), fitted "
+                             "values (leaf=fitted:FILE), boards and maps inside FOLDER "
+                             "(loopback only); without it only the shipped ones")
 
 
 def check_host(host: str) -> None:
@@ -259,7 +300,8 @@ def serve_command(args) -> int:
     if not 1 <= args.port <= 65535:
         # not 0 (any free port) either: the Host check needs the port the page will use
         raise ValueError(f"--port {args.port} is not a port number (1..65535)")
-    app = create_app(allow_code_agents=args.allow_code_agents, host=args.host, port=args.port)
+    app = create_app(allow_code_agents=args.allow_code_agents, host=args.host, port=args.port,
+                     allow_files=args.allow_files)
     import uvicorn
 
     name = f"[{args.host}]" if ":" in args.host else args.host
