@@ -46,11 +46,46 @@ def _heuristic(kind: str, game: str, seed: int | None) -> Agent:
     return agent
 
 
-MCTS_OPTIONS = {"depth": ("rollout_depth", int), "c": ("c", float), "nodes": ("max_nodes", int),
-                "chance": ("chance", str), "rollout": ("rollout", str),
-                "reuse": ("reuse", lambda v: v.lower() in ("1", "true", "yes")),
-                "leaf": ("leaf_value", str), "backup": ("backup", str),
-                "horizon": ("horizon", str), "prior": ("prior", float), "cut": ("cut", str)}
+def ascii_int(text: str) -> int:
+    """``int(text)`` for ASCII digits only: Python's ``int`` also reads ``"٥"`` and
+    ``"５"``, which no one types on purpose in a spec."""
+    if not text.isascii():
+        raise ValueError(f"not a number: {text!r}")
+    return int(text)
+
+
+def ascii_float(text: str) -> float:
+    if not text.isascii():
+        raise ValueError(f"not a number: {text!r}")
+    return float(text)
+
+
+def choice(*allowed: str):
+    """A parser that accepts one of ``allowed`` and nothing else."""
+    def parse(value: str) -> str:
+        if value not in allowed:
+            raise ValueError(f"not one of {allowed}")
+        return value
+    return parse
+
+
+def flag(value: str) -> bool:
+    if value.lower() in ("1", "true", "yes"):
+        return True
+    if value.lower() in ("0", "false", "no"):
+        return False
+    raise ValueError(f"not a yes/no value: {value!r}")
+
+
+MCTS_OPTIONS = {"depth": ("rollout_depth", ascii_int), "c": ("c", ascii_float),
+                "nodes": ("max_nodes", ascii_int),
+                "chance": ("chance", choice("sample", "stratified")),
+                "rollout": ("rollout", choice("random", "heuristic")),
+                "reuse": ("reuse", flag),
+                "leaf": ("leaf_value", str),            # checked by _leaf_value
+                "backup": ("backup", choice("mean", "max")),
+                "horizon": ("horizon", choice("game", "turn")),
+                "prior": ("prior", ascii_float), "cut": ("cut", choice("score", "leaf"))}
 
 
 # The settings that play best where a game has a heuristic, measured with the arena
@@ -146,14 +181,18 @@ def _mcts(game: str, seed: int | None, arguments: str) -> Agent:
     from .mcts import MCTSAgent
 
     budget, *options = arguments.split(",") if arguments else ["200"]
+    keys = [option.partition("=")[0] for option in options]
+    repeated = sorted({key for key in keys if keys.count(key) > 1})
+    if repeated:
+        raise ValueError(f"mcts:{arguments}: {', '.join(repeated)} given more than once")
     options = [*GAME_MCTS_DEFAULTS.get(rules_name(game), ()), *options]   # the user's win
     kwargs: dict = {"seed": seed}
     try:
         if budget.endswith("s"):
-            kwargs["seconds"] = float(budget[:-1])
+            kwargs["seconds"] = ascii_float(budget[:-1])
             kwargs["simulations"] = 1
         else:
-            kwargs["simulations"] = int(budget)
+            kwargs["simulations"] = ascii_int(budget)
         for option in options:
             key, value = option.split("=", 1)
             name, cast = MCTS_OPTIONS[key]
@@ -161,7 +200,9 @@ def _mcts(game: str, seed: int | None, arguments: str) -> Agent:
     except (ValueError, KeyError):
         raise ValueError(
             f"bad MCTS spec 'mcts:{arguments}'; write mcts:N or mcts:Xs, then ,key=value "
-            f"with keys {', '.join(MCTS_OPTIONS)}"
+            f"with keys depth=N, c=X, nodes=N, chance=sample|stratified, "
+            f"rollout=random|heuristic, reuse=yes|no, leaf=rollout|heuristic|fitted[:...], "
+            f"backup=mean|max, horizon=game|turn, prior=X, cut=score|leaf"
         ) from None
     _check_bounds(f"mcts:{arguments}", kwargs, MCTS_BOUNDS)
     if "leaf_value" in kwargs:
@@ -192,16 +233,20 @@ def _ppo(game: str, seed: int | None, arguments: str) -> Agent:
 
 # ``az:`` options: the spec's key -> (AZAgent's keyword, parse).  ``fpu=X`` values an
 # unvisited move at X, ``fpu=parent-X`` at its parent's value minus X.
-AZ_OPTIONS = {"sims": ("simulations", int), "c": ("c", float), "batch": ("leaf_batch", int),
-              "lam": ("lam", float), "pmix": ("prior_mix", float),
-              "rollouts": ("rollouts", int), "margin": ("margin", float),
-              "depth": ("depth", int)}
+AZ_OPTIONS = {"sims": ("simulations", ascii_int), "c": ("c", ascii_float),
+              "batch": ("leaf_batch", ascii_int), "lam": ("lam", ascii_float),
+              "pmix": ("prior_mix", ascii_float), "rollouts": ("rollouts", ascii_int),
+              "margin": ("margin", ascii_float), "depth": ("depth", ascii_int)}
 
 
 def az_settings(options: list[str], spec: str = "az:") -> dict:
     """``AZAgent`` keyword arguments from ``az:`` options (``["sims=64", "fpu=parent-0.2"]``),
     each parsed and bounded, or one ``ValueError``; also a checkpoint's play record."""
     kwargs: dict = {}
+    keys = [option.partition("=")[0] for option in options]
+    repeated = sorted({key for key in keys if keys.count(key) > 1})
+    if repeated:
+        raise ValueError(f"{spec}: {', '.join(repeated)} given more than once")
     for option in options:
         key, _, value = option.partition("=")
         try:
@@ -218,7 +263,7 @@ def az_settings(options: list[str], spec: str = "az:") -> dict:
             elif key == "fpu":
                 parent = value.startswith("parent-")
                 kwargs["fpu_mode"] = "parent" if parent else "fixed"
-                kwargs["fpu"] = float(value.removeprefix("parent-"))
+                kwargs["fpu"] = ascii_float(value.removeprefix("parent-"))
             else:
                 name, cast = AZ_OPTIONS[key]
                 kwargs[name] = cast(value)
@@ -261,10 +306,20 @@ def _az(game: str, seed: int | None, arguments: str) -> Agent:
     return agent
 
 
+def _plain(name: str, make):
+    """A factory for an agent that takes no arguments: ``random:x`` is refused, not read
+    as ``random``."""
+    def factory(game: str, seed: int | None, arguments: str) -> Agent:
+        if arguments:
+            raise ValueError(f"{name} takes no settings: write {name}, not {name}:{arguments}")
+        return make(game, seed)
+    return factory
+
+
 _FACTORIES = {
-    "random": lambda game, seed, arguments: RandomAgent(seed=seed),
-    "greedy": lambda game, seed, arguments: _heuristic("greedy", game, seed),
-    "expert": lambda game, seed, arguments: _heuristic("expert", game, seed),
+    "random": _plain("random", lambda game, seed: RandomAgent(seed=seed)),
+    "greedy": _plain("greedy", lambda game, seed: _heuristic("greedy", game, seed)),
+    "expert": _plain("expert", lambda game, seed: _heuristic("expert", game, seed)),
     "mcts": _mcts,
     "ppo": _ppo,
     "az": _az,

@@ -103,7 +103,7 @@ def set_deals(deals: int, per_set: Sequence[str]) -> int | dict[str, int]:
     chosen = dict.fromkeys(SETS, deals)
     for item in per_set:
         name, _, count = item.partition("=")
-        if name not in SETS or not count.isdigit() or int(count) < 1:
+        if name not in SETS or not (count.isascii() and count.isdigit()) or int(count) < 1:
             raise ValueError(f"--set-deals {item!r}: write SET=N with SET one of "
                              f"{', '.join(SETS)} and N a positive number of deals")
         chosen[name] = int(count)

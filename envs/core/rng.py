@@ -8,6 +8,8 @@ float64, so every constant below is an explicit ``np.uint64``.
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from .jit import njit
@@ -72,8 +74,15 @@ def new_rng(seed: int | None = None) -> np.ndarray:
     """A fresh generator state; ``seed=None`` draws one from the OS."""
     if seed is None:
         seed = int(np.random.SeedSequence().entropy) & _MASK64
+    try:
+        seed = operator.index(seed)
+    except TypeError:
+        raise ValueError(f"a seed is an integer, not {type(seed).__name__}") from None
+    if not 0 <= seed <= _MASK64:
+        # Not reduced modulo 2**64: two seeds shown apart would play the same game.
+        raise ValueError(f"a seed is an integer in 0..2**64-1, not {seed}")
     rng = np.zeros(RNG_WORDS, dtype=np.uint64)
-    seed_rng(rng, np.uint64(int(seed) & _MASK64))
+    seed_rng(rng, np.uint64(seed))
     return rng
 
 
