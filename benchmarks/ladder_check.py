@@ -65,7 +65,7 @@ def check_fields(ladder, version: int) -> None:
     """The JSON's own fields, before its records are read; ``version``: the format read."""
     if not isinstance(ladder, dict):
         raise ValueError(f"it holds {type(ladder).__name__}, not a JSON object")
-    if ladder.get("format") != version:
+    if type(ladder.get("format")) is not int or ladder["format"] != version:
         raise ValueError(f"format {_show(ladder.get('format'))}, this code reads {version}")
     game, players = ladder["game"], ladder["players"]
     if not isinstance(game, str) or not re.fullmatch(r"[a-z][a-z0-9_]*_v\d+", game):
@@ -79,8 +79,11 @@ def check_fields(ladder, version: int) -> None:
         raise ValueError(f"name {_show(name)} is not {game}-{players}p-ladder-vN")
     if ladder.get("game_version") != game.rsplit("_v", 1)[-1]:
         raise ValueError(f"game_version {_show(ladder.get('game_version'))} is not {game}'s")
-    if not isinstance(ladder["game_options"], dict):
-        raise ValueError("game_options must be a JSON object")
+    # Ladders are built, and ``rate`` plays, on the game's default rules: a ladder that
+    # names options would be rated under rules it was not played under, so it is refused.
+    if ladder["game_options"] != {}:
+        raise ValueError("game_options must be {}: a ladder is built and rated on the "
+                         "game's default rules, and rate cannot play others")
     method = ladder["method"]
     expected = "bradley_terry" if players == 2 else "plackett_luce"
     if method != expected or ladder["scale"] != METHODS[expected]:
@@ -96,15 +99,15 @@ def check_fields(ladder, version: int) -> None:
     if "rating_deals" in ladder:                     # only in a ladder made by ``extend``
         _check_deals("rating_deals", ladder["rating_deals"])
     _check_anchors(ladder["anchors"], ladder["anchor"], method)
-    if "bots" in ladder:                 # the shipped bots the anchors were (see ladder.py)
-        bots = ladder["bots"]
-        names = {row["agent"] for row in ladder["anchors"]}
-        if not isinstance(bots, dict) or not all(
-                isinstance(k, str) and k in names and re.fullmatch(r"(az|ppo):default.*", k)
-                and isinstance(v, str) and re.fullmatch(r"[0-9a-f]{64}", v)
-                for k, v in bots.items()):
-            raise ValueError("bots must map its az:default / ppo:default anchors to the "
-                             "sha256 of their checkpoints")
+    # The shipped bots the anchors were (see ladder.py): every anchor that loads a
+    # checkpoint has its fingerprint, so a ladder cannot skip the check by leaving it out.
+    bots = ladder.get("bots", {})
+    names = {row["agent"] for row in ladder["anchors"]}
+    networks = {name for name in names if re.match(r"(az|ppo):", name)}
+    if not isinstance(bots, dict) or set(bots) != networks or not all(
+            isinstance(v, str) and re.fullmatch(r"[0-9a-f]{64}", v) for v in bots.values()):
+        raise ValueError("bots must map each az:default / ppo:default anchor (and nothing "
+                         "else) to the sha256 of its checkpoint")
 
 
 def _check_deals(key: str, deals) -> None:
