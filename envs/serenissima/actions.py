@@ -54,6 +54,7 @@ from .data import (
     L_LOAD_BANK,
     L_SALES,
     LEDGER_KINDS,
+    MAX_LOAD_STEPS,
     MAX_SIZE,
     NO_V0,
     NUM_GOODS,
@@ -123,7 +124,9 @@ def apply_load(state, action):
     if action == A_PASS:
         enter_move(state)
         return
-    state[A_LOAD_STEPS] += 1
+    # Counted for v0's guard only (masks.load_mask); saturates so v1's longer Load steps
+    # keep the field in its saved range.
+    state[A_LOAD_STEPS] = min(state[A_LOAD_STEPS] + 1, MAX_LOAD_STEPS)
     if action == A_PORT_TO_ACTIVE:
         state[S_P_SAIL + p] -= 1
         state[S_G_SAIL + g] += 1

@@ -13,6 +13,8 @@ from .data import (
     A_GAL,
     A_OCC,
     A_START_ZONE,
+    A_UNMANNED,
+    G_RULES,
     GALLEYS_23P,
     K_ADJ,
     K_BLOCK_IN_START,
@@ -25,6 +27,7 @@ from .data import (
     NUM_GALLEYS,
     NUM_GOODS,
     OCC_MOVE,
+    RULES_V0,
     S_G_GOODS,
     S_G_OWNER,
     S_G_SAIL,
@@ -104,6 +107,33 @@ def galleys_owned(state, seat):
     count = 0
     for g in range(NUM_GALLEYS):
         count += state[S_G_OWNER + g] == seat
+    return count
+
+
+@njit
+def awaits_sailor(state, g):
+    """Galley ``g`` was bought in this Investment and has no sailor yet (SE-7.3, A-23):
+    ``A_UNMANNED`` (the last one bought), and in v1's special investment (SE-10.2) any
+    other galley of the same player without sailors (a galley with none sinks at once
+    everywhere else, SE-6.1.3)."""
+    u = state[A_UNMANNED]
+    if u < 0:
+        return False
+    if g == u:
+        return True
+    return state[G_RULES] != RULES_V0 and state[S_G_OWNER + g] == state[S_G_OWNER + u] \
+        and state[S_G_SAIL + g] == 0
+
+
+@njit
+def galleys_awaiting_sailor(state):
+    """How many bought galleys still wait for their sailor (0, 1, or 2 in v1's special
+    investment): each needs 1 ducat and 1 sailor before the Investment may end."""
+    if state[A_UNMANNED] < 0:
+        return 0
+    count = 0
+    for g in range(NUM_GALLEYS):
+        count += awaits_sailor(state, g)
     return count
 
 

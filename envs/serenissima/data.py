@@ -34,9 +34,16 @@ BASILICA_POINTS = 5                  # SE-9.1
 WINE_INCOME = 3                      # SE-8.3
 FORT_DICE = 2                        # SE-6.7.4
 NO_V0 = -99                          # attacker value not fixed yet (SE-6.6.2)
-# Engine guard (not a rule): after this many Load micro-actions in one activation only
-# 'end load' remains, so free sailor shuffles cannot stall a game forever.
+# serenissima_v0's engine guard (not a rule): after this many Load micro-actions in one
+# activation only 'end load' remains.  serenissima_v1 has no such cut (SE-6.2 sets no
+# limit; the decision cap below ends every game): there the counter only saturates here.
 MAX_LOAD_STEPS = 40
+# Rules versions (the state's G_RULES): what differs between the registry's versions.
+# v0 keeps two engine readings the spec does not make: the Load cut above, and, in the
+# special investment (SE-10.1), a second galley masked until the first is manned.  v1
+# follows the spec: buying is legal while every unmanned galley's sailor stays payable
+# (SE-7.3 / A-23), and Load ends only when the player ends it.
+RULES_V0, RULES_V1 = 0, 1
 # Decision cap (engine safety net, not a rule; option ``max_decisions``).  The rules end
 # every game (SE-11.1 after the third scoring; the Doge deck moves the track), but a loaded
 # or hand-made state, a custom map or a future rule bug must not run forever, in the AEC
@@ -219,7 +226,7 @@ A_BLOCKER = _alloc(1)        # seat being asked
 A_PENDING = _alloc(1)        # good of the pending sale
 A_CAPTOR = _alloc(1)         # galley that takes goods (capture), -1
 A_CAP_GOODS = _alloc(NUM_GOODS)
-A_AFTER_CAPTURE = _alloc(1)  # 0: back to step 3, 1: the activation ends
+G_RULES = _alloc(1)          # RULES_V0 or RULES_V1 (set at init, never changed)
 A_LAND_MIN = _alloc(1)
 A_LAND_PORT = _alloc(1)
 A_BOUGHT = _alloc(1)         # a galley was bought in this Investment
@@ -245,7 +252,7 @@ for _name in ("G_FIRST", "G_TURN_OWNER", "G_ROUND", "G_WHEEL", "G_TRACK", "G_SCO
               "A_GAL", "A_OWNER", "A_START_ZONE", "A_MOVED", "A_FREE_USED", "A_V0", "A_OPT",
               "A_SALE_BLOCKED", "A_CLAIM_BLOCKED", "A_LOAD_STEPS", "A_BATTLES", "A_TARGET",
               "A_TARGET_PORT", "A_OCC", "A_ASKED",
-              "A_BLOCKER", "A_PENDING", "A_CAPTOR", "A_AFTER_CAPTURE", "A_LAND_MIN",
+              "A_BLOCKER", "A_PENDING", "A_CAPTOR", "G_RULES", "A_LAND_MIN",
               "A_LAND_PORT", "A_BOUGHT", "A_UNMANNED", "A_RETURN_PHASE", "G_TRUNCATED"):
     STATE_FIELDS[_name.lower()] = (globals()[_name], 1)
 STATE_FIELDS["doge_pile"] = (G_PILE, 4)
@@ -308,7 +315,7 @@ FIELD_BOUNDS = {
     "a_occ": (OCC_NONE, OCC_CLAIM), "a_asked": (0, (1 << MAX_PLAYERS) - 1),
     "a_blocker": (-1, MAX_PLAYERS - 1), "a_pending": (-1, NUM_GOODS - 1),
     "a_captor": (-1, NUM_GALLEYS - 1),
-    "a_after_capture": (0, 0),                  # unused: A_OCC carries it during a capture
+    "g_rules": (RULES_V0, RULES_V1),
     "a_land_min": (0, 1), "a_land_port": (-1, MAX_PORTS - 1), "a_bought": (0, 1),
     "a_unmanned": (-1, NUM_GALLEYS - 1), "a_return_phase": (0, len(PHASE_NAMES) - 1),
     "g_truncated": (0, 1),

@@ -15,7 +15,7 @@ import numpy as np
 from ..core.batch import pick_random_legal
 from ..core.contract import H_NUM_PLAYERS, H_PHASE, H_TO_MOVE, TERMINAL
 from ..core.jit import njit
-from .board import galley_slots, goods_on, popcount
+from .board import awaits_sailor, galley_slots, goods_on, popcount
 from .data import (
     A_CAP_GOODS,
     A_UNMANNED,
@@ -96,7 +96,7 @@ def check_invariants(state):
         zone = state[S_G_ZONE + g]
         if not (0 <= zone < state[K_NUM_ZONES]) and not unmanned:
             return 1
-        low = 0 if unmanned else 1
+        low = 0 if awaits_sailor(state, g) else 1
         if not low <= state[S_G_SAIL + g] <= cap:
             return 2
         if state[S_G_SAIL + g] + goods_on(state, g) > cap:

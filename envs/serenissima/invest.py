@@ -26,6 +26,7 @@ from .data import (
     L_FORT,
     L_GALLEY,
     L_RECRUIT,
+    NUM_GALLEYS,
     PH_INVEST,
     PH_PLACE_GALLEY,
     S_G_OWNER,
@@ -57,7 +58,7 @@ def apply_invest(state, action):
         state[S_SUPPLY + seat] -= 1
         state[S_G_SAIL + g] += 1
         if g == state[A_UNMANNED]:
-            state[A_UNMANNED] = -1
+            state[A_UNMANNED] = next_unmanned(state, seat)
     elif A_FORT <= action < A_BASILICA:
         pay(state, seat, 2, L_FORT)
         state[S_P_FORT + action - A_FORT] = 1
@@ -78,6 +79,16 @@ def apply_invest(state, action):
         return
     if only_pass(state, scratch()):
         finish_invest(state, phase)
+
+
+@njit
+def next_unmanned(state, seat):
+    """Another galley of ``seat`` still without a sailor (v1's special investment may have
+    bought two, SE-10.2), or -1."""
+    for g in range(NUM_GALLEYS):
+        if state[S_G_OWNER + g] == seat and state[S_G_SAIL + g] == 0:
+            return g
+    return -1
 
 
 @njit

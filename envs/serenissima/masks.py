@@ -5,8 +5,10 @@ from __future__ import annotations
 from ..core.contract import H_NUM_PLAYERS, H_PHASE
 from ..core.jit import njit
 from .board import (
+    awaits_sailor,
     free_places,
     galley_slots,
+    galleys_awaiting_sailor,
     galleys_owned,
     port_at,
     port_has,
@@ -58,6 +60,7 @@ from .data import (
     CLOSE_GOODS,
     CLOSED,
     G_CLOSE_STEP,
+    G_RULES,
     G_TURN_OWNER,
     GOLD,
     K_ADJ,
@@ -91,6 +94,7 @@ from .data import (
     PH_SETUP_PORT,
     PH_SPECIAL,
     PH_STEP3,
+    RULES_V0,
     S_DUCATS,
     S_G_GOODS,
     S_G_OWNER,
@@ -199,8 +203,8 @@ def load_price(state, p, seat):
 @njit
 def load_mask(state, mask):
     mask[A_PASS] = 1
-    if state[A_LOAD_STEPS] >= MAX_LOAD_STEPS:             # engine guard (data.py)
-        return
+    if state[G_RULES] == RULES_V0 and state[A_LOAD_STEPS] >= MAX_LOAD_STEPS:
+        return                                            # v0's engine guard (data.py)
     g = state[A_GAL]
     seat = state[S_G_OWNER + g]
     zone = state[S_G_ZONE + g]
@@ -300,8 +304,9 @@ def invest_mask(state, mask, special):
     mask[A_PASS] = 1 if unmanned < 0 else 0               # SE-7.3 / A-23
     money = state[S_DUCATS + seat]
     supply = state[S_SUPPLY + seat]
-    # Until the new galley has its sailor, keep 1 ducat and 1 sailor for it.
-    reserve = 1 if unmanned >= 0 else 0
+    # Until each new galley has its sailor, keep 1 ducat and 1 sailor for it (v0 never
+    # has more than one such galley: it masks a second purchase until the first is manned).
+    reserve = galleys_awaiting_sailor(state)
     if supply >= 1 + reserve and money >= 1 + reserve:
         for p in range(state[K_NUM_PORTS]):               # SE-7.2
             if state[S_P_OWNER + p] == seat and state[S_P_SAIL + p] < state[K_PORT_SIZE + p]:
@@ -310,14 +315,17 @@ def invest_mask(state, mask, special):
         for g in range(NUM_GALLEYS):
             if state[S_G_OWNER + g] != seat or free_places(state, g) <= 0:
                 continue
-            if reserve and g != unmanned and (supply < 2 or money < 2):
+            if reserve and not awaits_sailor(state, g) and (supply < 1 + reserve
+                                                            or money < 1 + reserve):
                 continue
             p = port_at(state, state[S_G_ZONE + g])
             if p >= 0 and state[S_P_OWNER + p] == seat:
                 mask[A_RECRUIT_GALLEY + g] = 1
     owned = galleys_owned(state, seat)
-    may_buy = unmanned < 0 and owned < MAX_OWNED_GALLEYS and supply >= 1 \
-        and money >= owned + 1 and ports_owned(state, seat) > 0   # SE-7.3: cost + a sailor
+    # SE-7.3: the price, then a sailor for the new galley and for each still waiting.
+    may_buy = (unmanned < 0 or state[G_RULES] != RULES_V0) and owned < MAX_OWNED_GALLEYS \
+        and supply >= 1 + reserve and money >= owned + 1 + reserve \
+        and ports_owned(state, seat) > 0
     if special:
         may_buy = may_buy and owned < 2                   # SE-10.2
     else:

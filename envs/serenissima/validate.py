@@ -121,11 +121,19 @@ def _validate_track(state: np.ndarray) -> None:
                   "at the last space (SE-11.1)")
 
 
-def validate_state(state: np.ndarray) -> None:
+def validate_state(state: np.ndarray, rules: int = D.RULES_V0) -> None:
+    """Raise ``ValueError`` unless ``state`` is a consistent state of the version whose
+    rules are ``rules`` (``data.RULES_V0``: serenissima_v0, ``RULES_V1``: serenissima_v1)."""
     if state.shape != (D.STATE_SIZE,):
         _fail(f"state must have {D.STATE_SIZE} slots, got shape {state.shape}")
     if state[H_GAME_ID] != D.GAME_ID:
         _fail(f"game id {int(state[H_GAME_ID])} is not Serenissima's ({D.GAME_ID})")
+    played = int(state[D.G_RULES])
+    if played not in (D.RULES_V0, D.RULES_V1):
+        _fail(f"unknown rules version g_rules {played}")
+    if played != rules:
+        _fail(f"this state plays serenissima_v{played}'s rules (g_rules {played}), not "
+              f"serenissima_v{rules}'s: load it into serenissima_v{played}")
     n = int(state[H_NUM_PLAYERS])
     if not D.MIN_PLAYERS <= n <= D.MAX_PLAYERS:
         _fail(f"num_players {n} outside {D.MIN_PLAYERS}..{D.MAX_PLAYERS}")
