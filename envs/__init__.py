@@ -19,6 +19,7 @@ _REGISTRY = {
     "carcassonne_v1": "meeplezoo.envs.carcassonne_v1",
     "hansa_v0": "meeplezoo.envs.hansa_v0",
     "serenissima_v0": "meeplezoo.envs.serenissima_v0",
+    "serenissima_v1": "meeplezoo.envs.serenissima_v1",
 }
 
 

@@ -45,7 +45,12 @@ below).  Each is checked at construction with one clear ``ValueError``.  Env opt
 Engine choices: decisions where only PASS is legal are skipped (an empty Load step, a
 finished move, a step 3 with nothing to do, an Investment with no money); the Doge pile is
 kept as its public composition, each draw a chance event over the cards left.  The start
-player is drawn from the seed (SE-4.1.2; ``start_seat=k`` fixes it).
+player is drawn from the seed (SE-4.1.2; ``start_seat=k`` fixes it).  Two v0 readings are
+not the spec's, and ``serenissima_v1`` drops them: a Load step ends after 40
+micro-actions (``data.MAX_LOAD_STEPS``, an engine guard against endless sailor and goods
+shuffles, not a rule: SE-6.2 sets no limit), and in the special investment a second
+galley can be bought only once the first has its sailor (SE-10.1 and A-23 only ask that
+each new galley be manned before the Investment ends).
 
 Decision cap: the rules end every game after the third scoring (SE-11.1), but the
 kernels also end any game after ``max_decisions`` decisions (default 5,000), in the AEC
@@ -55,7 +60,11 @@ default is eight times the longest game measured (uniform random play: 480 decis
 with 4 players; greedy self-play: 621; always-first/always-last/always-pass policies end
 by the rules within 252), so it only catches what should never happen: a hand-made
 state, a loop on a custom map, a future bug.
-Version history: v0, first release.
+Version history: v0, first release; v1 (``env_v1.py``), the spec's legal moves where
+v0 deviated: the special investment may buy a second galley before the first is manned
+(SE-10.1, A-23), and a Load step ends only when the player ends it (v0 cuts it after 40
+micro-actions, ``data.MAX_LOAD_STEPS``, an engine guard).  v0 is kept unchanged: its
+shipped networks, ladders and golden playthrough were made on it.
 """
 
 from __future__ import annotations

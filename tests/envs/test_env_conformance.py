@@ -203,6 +203,10 @@ GAMES = {
 # every generic check again, at fewer player counts.
 GAMES["carcassonne_v1"] = replace(GAMES["carcassonne_v0"], api=(3,), seed=(2,), render=(2,),
                                   perf=(2,))
+# v0's game with two legal-move readings fixed (tests/envs/test_serenissima_v1.py checks
+# them): every generic check again, at fewer player counts.
+GAMES["serenissima_v1"] = replace(GAMES["serenissima_v0"], api=(2, 4), seed=(3,), render=(2,),
+                                  perf=(2,))
 assert sorted(GAMES) == names(), "every registered game needs a row in GAMES"
 
 

@@ -25,7 +25,7 @@ def csv_column(path: Path, column: str, while_written: bool = False) -> list[int
 
 
 def kill_after_an_odd_row(command: list[str], run: Path, column: str,
-                          timeout_s: float = 240) -> None:
+                          timeout_s: float = 900) -> None:
     """Start ``command``; once ``run`` has a checkpoint and five or more rows in
     ``progress.csv`` with an odd last ``column`` (checkpoints come every 2), SIGKILL it:
     the log then holds a row the checkpoint does not know about."""

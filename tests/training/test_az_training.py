@@ -203,7 +203,7 @@ def test_sigkill_then_resume(tmp_path):
     target = saved["iteration"] + 3
     resumed = subprocess.run([sys.executable, "-m", "meeplezoo.training.az", *args,
                               "--resume", "--iterations", str(target)],
-                             capture_output=True, text=True, timeout=300)
+                             capture_output=True, text=True, timeout=900)
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     assert load_checkpoint(run / "checkpoint.pt")["counters"]["iteration"] == target
     assert csv_iterations(run / "progress.csv") == list(range(1, target + 1))

@@ -69,7 +69,7 @@ def test_ppo_trains_on_a_distribution_and_keeps_checkpoints_for_the_curve(tmp_pa
                           eval_opponents=("random",), eval_board="generated:test",
                           keep_checkpoints=True)
     ppo.train(options)
-    run = tmp_path / "serenissima_v0_2p_seed3"
+    run = tmp_path / "serenissima_v1_2p_seed3"              # the short name: the newest rules
     assert (run / "checkpoint.pt").exists()
     kept = sorted(p.name for p in (run / "checkpoints").iterdir())
     assert kept == ["iter_1.pt", "iter_2.pt"]

@@ -37,7 +37,7 @@ def test_sigkill_then_resume(tmp_path):
     resumed = subprocess.run(
         [sys.executable, "-m", "meeplezoo.training.ppo", *ARGS, "--run-dir", str(tmp_path),
          "--resume", "--max-updates", str(target)],
-        capture_output=True, text=True, timeout=300)
+        capture_output=True, text=True, timeout=900)
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     after = load_checkpoint(run / "checkpoint.pt")["counters"]
     assert after["update"] == target

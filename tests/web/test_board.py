@@ -103,7 +103,7 @@ def test_serve_refuses_a_bad_port_and_serves_on_loopback(capsys):
                                "--port", str(port)], stderr=subprocess.PIPE,
                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
-        deadline, page = time.time() + 60, None
+        deadline, page = time.time() + 300, None          # generous: a loaded machine
         while time.time() < deadline and page is None:
             try:
                 page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5).read()
@@ -115,7 +115,7 @@ def test_serve_refuses_a_bad_port_and_serves_on_loopback(capsys):
         assert b"saint_malo_v0" in setup
     finally:
         server.terminate()
-        server.wait(timeout=20)
+        server.wait(timeout=120)
 
 
 def test_the_latency_benchmark_times_the_server_and_its_peer():

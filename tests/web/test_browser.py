@@ -66,7 +66,7 @@ def server():
                                              log_level="warning"))
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
-    deadline = time.time() + 30
+    deadline = time.time() + 120                   # generous: a loaded machine
     while not instance.started:
         assert time.time() < deadline and thread.is_alive(), "the server did not start"
         time.sleep(0.05)
