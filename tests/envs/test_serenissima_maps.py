@@ -104,7 +104,7 @@ def test_validation_error(kind):
 def test_map_errors_reach_the_env_as_value_errors():
     with pytest.raises(ValueError, match="unknown good"):
         serenissima_v0.env(map=broken(lambda s: s["ports"][0].update(good="silk")))
-    with pytest.raises(ValueError, match="does not exist"):
+    with pytest.raises(ValueError, match="no such map file"):
         serenissima_v0.env(map="/no/such/map.json")
     with pytest.raises(ValueError, match="integer"):
         serenissima_v0.env(map="generated:abc")
