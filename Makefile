@@ -31,8 +31,8 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e ".[peers]"
-	$(PY) -m meeplezoo.benchmarks.speed
-	$(PY) -m meeplezoo.benchmarks.peers
+	$(PY) -m meeplezoo.benchmarks.speed.saint_malo
+	$(PY) -m meeplezoo.benchmarks.speed.peers
 
 clean:
 	rm -rf $(VENV) .pytest_cache *.egg-info   # the compile cache: meeplezoo warmup --prune

@@ -2,7 +2,7 @@
 
 A fitted leaf (e.g. ``envs/carcassonne/fitted_value.py``) is a compiled
 ``leaf_value(state, weights, out)`` whose weights come from a JSON file written by
-``python -m meeplezoo.training.fit_value``.  ``mcts:N,leaf=fitted`` plays the file that
+``python -m meeplezoo.training.value.fit``.  ``mcts:N,leaf=fitted`` plays the file that
 ships for the game (``agents/values/<rules>.json``), ``leaf=fitted:gen`` the one fitted on
 generated boards where it ships (``<rules>_gen.json``); ``leaf=fitted:<file.json>`` plays
 another.  A file is data, never code: it is parsed as JSON and every field checked

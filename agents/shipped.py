@@ -4,7 +4,7 @@
 ``ppo:default`` (trained at 2 seats); ``<game>_<N>p.pt`` is ``...:default<N>p``.  A
 variant has its own name: ``<game>_gen.pt`` is ``az:gen``, the bot trained on generated
 boards (issue 30, ``envs/core/boards.py``).  All are written by
-``python -m meeplezoo.training.ship``.
+``python -m meeplezoo.training.shipping.ship``.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """``python -m meeplezoo.benchmarks``: the speed benchmark (same options as ``.speed``)."""
 
-from .speed import main
+from meeplezoo.benchmarks.speed.saint_malo import main
 
 raise SystemExit(main())

@@ -13,7 +13,11 @@ from pathlib import Path
 import numba
 import numpy as np
 
-RESULTS_DIR = Path(__file__).resolve().parent / "results"
+# Where a benchmark or study writes its record unless given ``--out``: ``results/`` under
+# the current directory (``$MEEPLEZOO_RESULTS`` to change it), never inside the installed
+# package.  The project's own records live in the checkout's top-level ``results/``, so
+# rerunning a record's command from the checkout's root refreshes that record.
+RESULTS_DIR = Path(os.environ.get("MEEPLEZOO_RESULTS") or "results")
 
 
 def say(message: str) -> None:
@@ -62,7 +66,7 @@ def write_report(report: dict, out: Path) -> None:
 
 
 def command_main(prog: str, description: str, add_arguments, run, argv) -> int:
-    """A subcommand run alone (``python -m meeplezoo.benchmarks.match``): parse, run, and
+    """A subcommand run alone (``python -m meeplezoo.benchmarks.rating.match``): parse, run, and
     turn bad input (a ``ValueError``) into one line and exit status 2."""
     import argparse
     import sys

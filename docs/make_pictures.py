@@ -14,7 +14,7 @@ from pathlib import Path
 
 from meeplezoo.agents.registry import make_agent
 from meeplezoo.envs import make
-from meeplezoo.training.web.board import png_bytes
+from meeplezoo.play.web.board import png_bytes
 
 # game, players, seed: the players of the README's frames
 GAMES = (("hansa_teutonica_v0", 2, 4), ("carcassonne_v0", 3, 4), ("saint_malo_v0", 3, 4),

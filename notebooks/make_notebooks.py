@@ -16,7 +16,7 @@ TRAIN = [
            "as `meeplezoo train saint_malo --players 2 --minutes 10`. The budget here is two "
            "updates so the notebook runs in seconds; set `minutes=10` (and drop "
            "`max_updates`) for a bot that beats the greedy heuristic."),
-    ("code", "from meeplezoo.training.ppo import Options, train\n\n"
+    ("code", "from meeplezoo.training.ppo.loop import Options, train\n\n"
              "options = Options(game=\"saint_malo_v0\", players=2, num_envs=64, num_steps=16,\n"
              "                  hidden=(64, 64), max_updates=2, eval_every=2, eval_games=4,\n"
              "                  run_dir=\"runs\", run_name=\"notebook\", progress=False,\n"
@@ -28,7 +28,7 @@ TRAIN = [
            "terminal player, or `PPOAgent` in code."),
     ("code", "from meeplezoo.agents.ppo import PPOAgent\n"
              "from meeplezoo.agents.registry import make_agent\n"
-             "from meeplezoo.training.play import play_game\n\n"
+             "from meeplezoo.play.table import play_game\n\n"
              "bot = PPOAgent(str(result[\"checkpoint\"]), greedy=True, seed=0)\n"
              "record, env = play_game(\"saint_malo_v0\", [bot, make_agent(\"random\", "
              "\"saint_malo_v0\", seed=1)], seed=3)\n"
@@ -37,7 +37,7 @@ TRAIN = [
            "`eval.csv` (score against random and greedy at each evaluation). The learning "
            "curve plot:"),
     ("code", "import csv\n"
-             "from meeplezoo.training.evaluate import plot_learning_curve\n\n"
+             "from meeplezoo.training.run.evaluate import plot_learning_curve\n\n"
              "rows = list(csv.DictReader(open(\"runs/notebook/progress.csv\")))\n"
              "print(rows[-1][\"global_step\"], rows[-1][\"steps_per_s\"], \"steps/s\")\n"
              "print(\"plot:\", plot_learning_curve(\"runs/notebook\"))"),
@@ -49,8 +49,8 @@ ARENA = [
            "pinned at 0) with bootstrap intervals, and Wilson intervals against the anchor. "
            "A real measurement uses `games=200` (400 games per pair); here 2 deals per pair."),
     ("code", "from meeplezoo.benchmarks import ratings\n"
-             "from meeplezoo.benchmarks.arena import run_arena\n"
-             "from meeplezoo.benchmarks.arena_plot import format_table, plot_ratings\n\n"
+             "from meeplezoo.benchmarks.arena.arena import run_arena\n"
+             "from meeplezoo.benchmarks.arena.plot import format_table, plot_ratings\n\n"
              "agents = [\"random\", \"greedy\", \"expert\"]  # add \"mcts:200\" for the search\n"
              "path, records = run_arena(\"saint_malo_v0\", agents, num_players=2, games=2,\n"
              "                          out=\"arena\", workers=1, progress=False)\n"
@@ -82,8 +82,8 @@ INTEROP = [
              "obs, info = gym_env.reset(seed=0)\n"
              "print(obs.shape, gym_env.action_masks().sum(), \"legal actions\")"),
     ("md", "`sb3_contrib.MaskablePPO` on the view (a few hundred steps here; "
-           "`python -m meeplezoo.training.sb3_example --steps 200000` for a real run):"),
-    ("code", "from meeplezoo.training.sb3_example import train as sb3_train, win_rate\n\n"
+           "`python -m meeplezoo.training.libraries.sb3_example --steps 200000` for a real run):"),
+    ("code", "from meeplezoo.training.libraries.sb3_example import train as sb3_train, win_rate\n\n"
              "model, sb3_env = sb3_train(\"saint_malo_v0\", \"random\", steps=128, n_steps=64,"
              " n_epochs=1)\n"
              "print(\"win rate\", win_rate(model, sb3_env, games=2))"),

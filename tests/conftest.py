@@ -27,7 +27,7 @@ def two_nodes():
     """A two-node Ray cluster on 127.0.0.1 (one CPU a node) for a test module; the
     module sets ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` before it imports ray."""
     ray = pytest.importorskip("ray")
-    from meeplezoo.training.ray_cluster import loopback_cluster
+    from meeplezoo.training.run.ray_cluster import loopback_cluster
 
     cluster = loopback_cluster(2)
     yield cluster

@@ -9,8 +9,8 @@ import pytest
 
 from meeplezoo.agents.registry import make_agent
 from meeplezoo.envs import StateFormatError, make
-from meeplezoo.training import cli, terminal
-from meeplezoo.training.replay import record_game, write_replay
+from meeplezoo.play import cli, terminal
+from meeplezoo.play.replay import record_game, write_replay
 
 GAME = "saint_malo_v0"
 
@@ -103,7 +103,7 @@ def test_an_unreadable_checkpoint_error_quotes_nothing_of_the_file(tmp_path):
 
     import torch
 
-    from meeplezoo.training.checkpoint import load_checkpoint
+    from meeplezoo.training.run.checkpoint import load_checkpoint
 
     secret = tmp_path / "secret.txt"
     secret.write_text("root:x:0:0:TOPSECRET:/root:/bin/bash\n" * 50)

@@ -54,7 +54,7 @@ def load_az_checkpoint(path: str | Path, device: str = "cpu"):
     """``(network, meta, play)`` from a checkpoint, every field checked (``weights_only``);
     ``play`` is its recorded play settings (``PLAY_DEFAULTS`` keys)."""
     from meeplezoo.envs import spec
-    from meeplezoo.training.checkpoint import load_checkpoint, load_weights
+    from meeplezoo.training.run.checkpoint import load_checkpoint, load_weights
 
     payload = load_checkpoint(path, map_location=device)
     meta = payload["meta"]

@@ -6,7 +6,7 @@ to PUCT with batched leaf evaluation (a network plugs in here); without it, leav
 valued by rollouts (random, or the game's heuristic policy when ``rollout="heuristic"``
 and the game provides one), or by a compiled ``leaf_value(state, weights, out)`` (a
 heuristic position value, e.g. ``agents/saint_malo_value.py``; ``leaf_weights`` reach it
-as ``weights``, e.g. a value fitted to game results, ``training/fit_value.py``).
+as ``weights``, e.g. a value fitted to game results, ``training/value/fit.py``).
 """
 
 from __future__ import annotations

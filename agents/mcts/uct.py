@@ -21,7 +21,7 @@ which move to visit), [12] 1 = first-play urgency from the parent: an unvisited 
 valued at the node's mean value for its player minus [4] (a side that is behind then
 tries its likeliest moves first instead of spreading the budget over every move valued
 at a fixed [4]), [13:] the leaf value's ``weights`` (empty for a hand-written leaf; a
-leaf fitted to game results, ``training/fit_value.py``, reads its terms' weights there,
+leaf fitted to game results, ``training/value/fit.py``, reads its terms' weights there,
 so one compiled search serves every fit).
 """
 

@@ -25,7 +25,7 @@ def load_policy(path, device: str = "cpu",
                 payload: dict | None = None) -> tuple[torch.nn.Module, dict]:
     """A PPO checkpoint's network, on ``device`` in eval mode, and the checkpoint
     (``payload``: the checkpoint at ``path``, already loaded)."""
-    from meeplezoo.training.checkpoint import load_checkpoint, load_weights
+    from meeplezoo.training.run.checkpoint import load_checkpoint, load_weights
 
     if payload is None:
         payload = load_checkpoint(path, map_location=device)

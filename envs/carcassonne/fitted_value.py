@@ -4,7 +4,7 @@
 completed with chance ``0.7 ** open ports``, a meeple in hand is worth 1.5 points early
 and nothing late, a farm is worth its points now.  Here the same quantities are kept
 apart, one column per kind (``TERMS``), and their weights are fitted to who won
-(``training/fit_value.py``: logistic regression on positions of self-play games, the
+(``training/value/fit.py``: logistic regression on positions of self-play games, the
 open-feature decays and the time horizon chosen on held-out games).  The fitted weights
 reach the compiled search as the leaf hook's ``weights`` (``agents/mcts/uct.py`` params
 [13:]), so one compiled search serves every fit:

@@ -89,7 +89,7 @@ def squashed_margins(totals, num_players, scale, out):
 
 @njit
 def fitted_margins(terms, weights, num_players, out):
-    """A fitted leaf value (``training/fit_value.py``) from per-seat ``terms`` [seats, K]:
+    """A fitted leaf value (``training/value/fit.py``) from per-seat ``terms`` [seats, K]:
     each seat's total ``weights . terms[seat]``, then :func:`squashed_margins` at scale 2,
     so that at two seats a seat's value is ``2 * sigmoid(w . (own - rival's terms)) - 1``,
     the logistic regression's win chance as a value in [-1, 1]."""

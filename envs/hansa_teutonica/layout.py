@@ -30,7 +30,7 @@ CITY_LONLAT = np.array([
 # (y, x) pixel centre of each city: the longitude/latitude above, relaxed (a few spring
 # iterations, baked in here) until every route has room for its spaces between the boxes,
 # then Stade, Hildesheim, Magdeburg and Dortmund nudged so that no two spaces overlap and
-# no route runs under a city (a click box per space: tests/web/test_board_targets.py).
+# no route runs under a city (a click box per space: tests/play/test_board_targets.py).
 CITY_YX = np.array([
     (211, 90), (165, 214), (329, 56), (387, 211), (441, 55), (550, 117),
     (544, 219), (447, 226), (636, 160), (569, 359), (461, 329), (346, 331),

@@ -4,7 +4,7 @@ Serenissima's search values a leaf by rolling it out 60 decisions with the heuri
 policy (``agents/registry.py``).  This leaf is static: per seat a handful of counts that
 decide the game (SE-1.2: ducats now; the ports that score at each of the three scorings,
 SE-9.1; Wine income, SE-8.3; the fleet, sailors and cargo that win sales and ports
-later), weighted by ``training/fit_value.py`` (logistic regression of who won on the
+later), weighted by ``training/value/fit.py`` (logistic regression of who won on the
 difference between the seat to move and its rival).  It costs a few microseconds where a
 rollout costs tens, so a search can afford many more simulations in the same time.
 

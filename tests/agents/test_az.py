@@ -23,7 +23,7 @@ from meeplezoo.agents.registry import make_agent  # noqa: E402
 from meeplezoo.envs import make, spec  # noqa: E402
 from meeplezoo.envs.core.batch import observe_batch  # noqa: E402
 from meeplezoo.envs.core.contract import CHANCE, H_TO_MOVE  # noqa: E402
-from meeplezoo.training.checkpoint import save_checkpoint  # noqa: E402
+from meeplezoo.training.run.checkpoint import save_checkpoint  # noqa: E402
 
 
 def _network(game: str, hidden=(16,), seed: int = 0):
@@ -379,7 +379,7 @@ def test_carcassonne_gets_the_convolutional_network_and_gathers_slot_logits(game
 def test_a_checkpoint_exported_for_play_is_smaller_and_plays_the_same(tmp_path):
     from torch import optim
 
-    from meeplezoo.training.checkpoint import export_for_play
+    from meeplezoo.training.run.checkpoint import export_for_play
 
     network, meta = _network("hansa_v0", hidden=(64, 64))
     optimizer = optim.AdamW(network.parameters())
@@ -394,7 +394,7 @@ def test_a_checkpoint_exported_for_play_is_smaller_and_plays_the_same(tmp_path):
 
 def test_a_half_precision_export_is_half_the_size_and_loads_as_float32(tmp_path):
     from meeplezoo.agents.az import load_az_network
-    from meeplezoo.training.checkpoint import export_for_play
+    from meeplezoo.training.run.checkpoint import export_for_play
 
     network, meta = _network("hansa_v0", hidden=(64, 64))
     full = save_checkpoint(tmp_path / "full.pt", meta=meta, model=network)

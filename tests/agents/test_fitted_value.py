@@ -15,7 +15,7 @@ from meeplezoo.agents.registry import make_agent
 from meeplezoo.envs import make
 from meeplezoo.envs.carcassonne.fitted_value import SHAPES, TERMS, fitted_value
 from meeplezoo.envs.carcassonne.policy import heuristic_value
-from meeplezoo.training.fit_value import logistic_fit, main
+from meeplezoo.training.value.fit import logistic_fit, main
 
 GAME = "carcassonne_v1"
 # The hand-set leaf's amounts as weights (policy.py: COMPLETION_DECAY 0.7 for cities and
@@ -89,11 +89,11 @@ def test_the_fit_command_writes_a_file_the_search_plays(tmp_path, capsys):
     assert record["held_out"]["games"] == 2 and record["data"]["matchups"] == ["greedy"]
     assert set(record["held_out"]["correlation"]) == {"fitted", "heuristic"}
     assert "fitted leaf" in capsys.readouterr().out
-    from meeplezoo.benchmarks.value_sets import load_set
+    from meeplezoo.benchmarks.studies.value_sets import load_set
 
     assert len(load_set(tmp_path / "fit_positions.npz")) == record["data"]["games"] * 8
     # value_quality measures the shipped fitted leaf beside the hand-set one
-    from meeplezoo.benchmarks.value_quality import main as value_quality
+    from meeplezoo.benchmarks.studies.value_quality import main as value_quality
 
     report = tmp_path / "quality.json"
     assert value_quality(["report", GAME, "--set", str(tmp_path / "fit_positions.npz"),
@@ -199,7 +199,7 @@ def test_az_search_uct_plays_the_tuned_search_with_the_fitted_leaf(tmp_path):
 
 
 def test_pooled_sets_keep_their_games_and_matchups_apart():
-    from meeplezoo.benchmarks.value_sets import ValueSet, pool_sets
+    from meeplezoo.benchmarks.studies.value_sets import ValueSet, pool_sets
 
     def value_set(game, players, games, matchups):
         rows = 2 * games

@@ -146,7 +146,7 @@ def test_the_fit_on_generated_maps_ships_as_fitted_gen():
 def test_a_fit_on_a_map_distribution(tmp_path, capsys):
     """``--option map=generated:train``: every game of the fit on its own generated map,
     recorded with the fit; a bad option is one line."""
-    from meeplezoo.training.fit_value import main
+    from meeplezoo.training.value.fit import main
 
     out = tmp_path / "fit.json"
     assert main([GAME, "--agent", "greedy", "--games", "5", "--per-game", "4", "--workers",

@@ -15,7 +15,7 @@ from meeplezoo.agents.az.network import make_az_network
 from meeplezoo.agents.mcts import MCTSAgent
 from meeplezoo.agents.registry import LEAF_VALUES, _load, make_agent
 from meeplezoo.envs import make, spec
-from meeplezoo.training.checkpoint import save_checkpoint
+from meeplezoo.training.run.checkpoint import save_checkpoint
 
 
 def _meta(game: str, hidden: tuple[int, ...]) -> dict:

@@ -11,7 +11,7 @@ from meeplezoo.agents.random_agent import RandomAgent
 from meeplezoo.agents.registry import make_agent
 from meeplezoo.envs import make
 from meeplezoo.envs.core.contract import CHANCE
-from meeplezoo.training.play import play_game
+from meeplezoo.play.table import play_game
 
 
 def fresh_env(players=2, seed=0, steps=0):
@@ -150,7 +150,7 @@ def test_bad_mcts_specs_are_rejected():
 
 
 def connect_four_after(moves):
-    from meeplezoo.benchmarks.connect_four.env import raw_env
+    from meeplezoo.benchmarks.speed.connect_four.env import raw_env
 
     env = raw_env()
     env.reset(seed=0)
@@ -175,7 +175,7 @@ def test_connect_four_tactics(moves, expected):
 
 
 def test_connect_four_mcts_beats_random():
-    from meeplezoo.benchmarks.connect_four.env import raw_env
+    from meeplezoo.benchmarks.speed.connect_four.env import raw_env
 
     wins = 0
     for game in range(10):

@@ -38,7 +38,7 @@ def test_az_gen_plays_hansa_with_its_recorded_settings_and_is_refused_elsewhere(
 def test_ship_writes_a_variant_beside_the_default(tmp_path):
     pytest.importorskip("torch")
     from meeplezoo.agents.az.agent import shipped_checkpoint
-    from meeplezoo.training.ship import ship_checkpoint
+    from meeplezoo.training.shipping.ship import ship_checkpoint
 
     bot = ship_checkpoint(shipped_checkpoint("hansa_v0"), "hansa_v0", bots_dir=tmp_path,
                           variant="gen")
@@ -46,7 +46,7 @@ def test_ship_writes_a_variant_beside_the_default(tmp_path):
 
 
 def test_value_quality_resolves_the_variant_not_the_default():
-    from meeplezoo.benchmarks.value_quality import resolve_checkpoint
+    from meeplezoo.benchmarks.studies.value_quality import resolve_checkpoint
 
     assert resolve_checkpoint("az:gen", "hansa_v0", 2).name == "hansa_v0_gen.pt"
     assert resolve_checkpoint("az:default", "hansa_v0", 2).name == "hansa_v0.pt"

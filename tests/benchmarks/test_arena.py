@@ -11,7 +11,9 @@ from collections import Counter
 
 import pytest
 
-from meeplezoo.benchmarks import arena, arena_run, ratings
+from meeplezoo.benchmarks.arena import arena
+from meeplezoo.benchmarks.arena import run as arena_run
+from meeplezoo.benchmarks.rating import ratings
 
 needs_openskill = pytest.mark.skipif(importlib.util.find_spec("openskill") is None,
                                      reason="pip install openskill")
@@ -173,7 +175,7 @@ def test_games_played_in_this_process_think_on_one_torch_thread(tmp_path, monkey
 def test_a_game_cut_at_its_decision_cap_is_marked_truncated():
     """Issue 29's bar counts games cut at the cap: random Hansa Teutonica players never
     end a game in 3,000 decisions; random Hansa players always do."""
-    from meeplezoo.benchmarks.arena_game import play_one
+    from meeplezoo.benchmarks.arena.game import play_one
 
     cut = play_one({"game": "hansa_teutonica_v0", "seats": ["random", "random"], "seed": 1})
     assert cut["decisions"] == 3000 and cut["truncated"] is True

@@ -13,8 +13,8 @@ import pytest
 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 ray = pytest.importorskip("ray")
 
-from meeplezoo.benchmarks import arena  # noqa: E402
-from meeplezoo.training.ray_cluster import loopback_cluster  # noqa: E402
+from meeplezoo.benchmarks.arena import arena  # noqa: E402
+from meeplezoo.training.run.ray_cluster import loopback_cluster  # noqa: E402
 
 GAME, AGENTS = "hansa_v0", ["random", "greedy"]
 
@@ -102,7 +102,7 @@ def test_ray_alone_starts_a_local_ray_and_shuts_it_down(tmp_path):
 
 
 def test_the_speed_benchmark_times_local_and_ray_runs_of_the_same_games(tmp_path):
-    from meeplezoo.benchmarks import ray_arena_speed
+    from meeplezoo.benchmarks.speed import ray_arena as ray_arena_speed
 
     out = tmp_path / "speed.json"
     assert ray_arena_speed.main(["--agents", *AGENTS, "--games", "2", "--out", str(out)]) == 0

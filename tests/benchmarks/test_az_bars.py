@@ -1,6 +1,6 @@
 """The strength bar's reading of an arena summary (issue 17, bar 2)."""
 
-from meeplezoo.benchmarks.az_bars import bar_row
+from meeplezoo.benchmarks.studies.bot_bars import bar_row
 
 
 def _summary(score: float, low: float, think_az: float) -> dict:
@@ -23,7 +23,7 @@ def test_the_bar_needs_the_score_its_lower_bound_and_a_tenth_of_the_time():
 def test_games_cut_at_the_cap_are_counted_from_the_records(tmp_path):
     import json
 
-    from meeplezoo.benchmarks.az_bars import cut_games
+    from meeplezoo.benchmarks.studies.bot_bars import cut_games
 
     rows = [{"seats": ["az:default", "mcts:1000"], "truncated": True},
             {"seats": ["mcts:1000", "az:default"]},
@@ -35,7 +35,7 @@ def test_games_cut_at_the_cap_are_counted_from_the_records(tmp_path):
 
 
 def test_the_methods_table_reads_elo_and_each_pairs_score_off_one_summary():
-    from meeplezoo.benchmarks.az_bars import METHODS, methods_table
+    from meeplezoo.benchmarks.studies.bot_bars import METHODS, methods_table
 
     ratings = [{"agent": m, "rating": 100.0 * i, "low": 100.0 * i - 30,
                 "high": 100.0 * i + 30} for i, m in enumerate(METHODS)]
@@ -57,7 +57,7 @@ def test_the_methods_table_reads_elo_and_each_pairs_score_off_one_summary():
 
 def test_learning_curves_keep_only_the_greedy_rows_and_plot_every_game(tmp_path,
                                                                        monkeypatch):
-    import meeplezoo.benchmarks.az_bars as bars
+    import meeplezoo.benchmarks.studies.bot_bars as bars
 
     (tmp_path / "az").mkdir()
     (tmp_path / "az" / "hansa_v0_eval.csv").write_text(
@@ -73,7 +73,7 @@ def test_learning_curves_keep_only_the_greedy_rows_and_plot_every_game(tmp_path,
 
 
 def test_the_pretraining_curves_are_drawn_per_bot(tmp_path):
-    from meeplezoo.benchmarks.az_bars import plot_pretraining
+    from meeplezoo.benchmarks.studies.bot_bars import plot_pretraining
 
     assert plot_pretraining(tmp_path, tmp_path / "p.png") is None      # nothing to draw
     header = "epoch,held-out_policy_loss,held-out_value_loss,held-out_margin_loss," \

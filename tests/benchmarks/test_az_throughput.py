@@ -5,7 +5,7 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("tyro")
 
-from meeplezoo.benchmarks import az_throughput  # noqa: E402
+from meeplezoo.benchmarks.speed import az_throughput  # noqa: E402
 
 
 def test_a_short_measurement_reports_both_sides(tmp_path):

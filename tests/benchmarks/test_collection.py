@@ -6,7 +6,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from meeplezoo.benchmarks.collection import measure  # noqa: E402
+from meeplezoo.benchmarks.speed.collection import measure  # noqa: E402
 
 
 def test_measure_reports_three_positive_rates():

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from meeplezoo.benchmarks.connect_four import SPEC, env, raw_env, rules
-from meeplezoo.benchmarks.connect_four import data as D
+from meeplezoo.benchmarks.speed.connect_four import SPEC, env, raw_env, rules
+from meeplezoo.benchmarks.speed.connect_four import data as D
 from meeplezoo.envs.core.batch import BatchEnv, random_playouts
 from meeplezoo.envs.core.contract import TERMINAL
 from meeplezoo.envs.core.state_io import state_from_json

@@ -1,5 +1,5 @@
 """The convolution timing's compiled trunk is the network's trunk, and the script reports
-both paths (benchmarks/conv_forward.py)."""
+both paths (benchmarks/speed/conv_forward.py)."""
 
 import numpy as np
 import pytest
@@ -7,7 +7,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from meeplezoo.agents.az.carcassonne_network import CarcassonneNetwork  # noqa: E402
-from meeplezoo.benchmarks import conv_forward  # noqa: E402
+from meeplezoo.benchmarks.speed import conv_forward  # noqa: E402
 from meeplezoo.envs.carcassonne.data import OBS_CHANNELS, OBS_WINDOW  # noqa: E402
 
 

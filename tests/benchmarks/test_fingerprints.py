@@ -13,10 +13,11 @@ torch = pytest.importorskip("torch")
 
 from meeplezoo.agents.az.agent import shipped_checkpoint  # noqa: E402
 from meeplezoo.agents.ppo import make_network, network_meta  # noqa: E402
-from meeplezoo.benchmarks import arena, generalisation  # noqa: E402
-from meeplezoo.benchmarks.fingerprints import bot_fingerprint, fingerprints  # noqa: E402
+from meeplezoo.benchmarks.arena import arena  # noqa: E402
+from meeplezoo.benchmarks.arena.fingerprints import bot_fingerprint, fingerprints  # noqa: E402
+from meeplezoo.benchmarks.studies import generalisation  # noqa: E402
 from meeplezoo.envs import spec  # noqa: E402
-from meeplezoo.training.checkpoint import save_checkpoint  # noqa: E402
+from meeplezoo.training.run.checkpoint import save_checkpoint  # noqa: E402
 
 GAME = "saint_malo_v0"
 

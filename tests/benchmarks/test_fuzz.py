@@ -1,7 +1,7 @@
 """The state-loader fuzzer, per game (issue 15): mutated saved states are refused with
 ``StateFormatError`` or play keeping every invariant; no death by signal, no hang.
 
-Each game runs a CI-sized slice in child processes (``benchmarks/fuzz.py``); the offline
+Each game runs a CI-sized slice in child processes (``benchmarks/studies/fuzz.py``); the offline
 run with ``NUMBA_BOUNDSCHECK=1`` and many more states is in BENCHMARKS.md.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from meeplezoo.benchmarks.fuzz import fuzz, mutations
+from meeplezoo.benchmarks.studies.fuzz import fuzz, mutations
 from meeplezoo.envs import names, spec
 
 

@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 
-from meeplezoo.benchmarks import game_lengths
+from meeplezoo.benchmarks.studies import game_lengths
 from meeplezoo.envs.hansa_teutonica import data as D
 from meeplezoo.envs.hansa_teutonica.options import make_config
 

@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("pygame", reason="PettingZoo's connect_four_v3 (the peer) imports pygame")
 
-from meeplezoo.benchmarks import games  # noqa: E402
+from meeplezoo.benchmarks.speed import games  # noqa: E402
 from meeplezoo.envs import names  # noqa: E402
 
 TINY = dataclasses.replace(games.QUICK, aec_rounds=2, aec_budget_s=0.02, repeats=1,
@@ -37,7 +37,7 @@ def test_quick_run_writes_well_formed_json(game, tmp_path, capsys):
     report = json.loads(out.read_text())
     short = games.short_name(game)
     assert report["game"] == game and report["players"] == [2]
-    assert report["command"].startswith(f"python -m meeplezoo.benchmarks.games {game}")
+    assert report["command"].startswith(f"python -m meeplezoo.benchmarks.speed.games {game}")
     for key in ("python", "numpy", "numba", "pettingzoo"):
         assert isinstance(report["machine"][key], str)
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from meeplezoo.benchmarks import generalisation as gen
+from meeplezoo.benchmarks.studies import generalisation as gen
 from meeplezoo.envs.core.boards import BoardRangeError, split
 
 
@@ -35,7 +35,7 @@ def test_the_sets_play_the_same_deals_in_both_seatings_on_their_boards():
 def test_long_specs_that_differ_past_the_cut_keep_files_of_their_own():
     """A file label is cut at 80 characters; two specs alike up to there (one fitted-value
     file, two depths) must not share one results file and overwrite one summary."""
-    fit = "benchmarks/results/fitted_value/serenissima_generated_train.json"
+    fit = "results/fitted_value/serenissima_generated_train.json"
     deep, shallow = (f"mcts:300,leaf=fitted:{fit},depth={d},cut=leaf" for d in (20, 12))
     assert gen.label_of(deep) != gen.label_of(shallow)
     assert len(gen.label_of(deep)) == 80 and gen.label_of(deep) == gen.label_of(deep)

@@ -7,8 +7,9 @@ import itertools
 
 import numpy as np
 
-from meeplezoo.benchmarks import arena_plot, match, rate, ratings
-from meeplezoo.benchmarks.labels import WIDTH, legend, short_labels
+from meeplezoo.benchmarks.arena import plot as arena_plot
+from meeplezoo.benchmarks.arena.labels import WIDTH, legend, short_labels
+from meeplezoo.benchmarks.rating import match, rate, ratings
 
 LONG = [f"az:runs/experiment_{k}/checkpoint_with_a_long_name.pt,sims=64" for k in range(4)]
 AGENTS = ["random", "greedy", "mcts:1000", "az:default,sims=64", *LONG]

@@ -3,7 +3,7 @@ ladder copied, changed in one way with its records' checksum made valid again, a
 to ``meeplezoo rate``, which must answer with one line and exit status 2.
 
 The checksum only ties the records to the JSON; whoever edits one can rewrite the other,
-so each case below recomputes it and the content checks (``benchmarks/ladder_check.py``)
+so each case below recomputes it and the content checks (``benchmarks/rating/ladder_check.py``)
 are what refuse it.  The arena's game loop is stubbed, so a ladder wrongly accepted fails
 fast instead of playing, while its agents are still built as they would be for real (an
 anchor naming a file would run it there).
@@ -18,9 +18,10 @@ import time
 
 import pytest
 
-from meeplezoo.benchmarks import arena_run, ladder
-from meeplezoo.benchmarks.ladder_check import check_anchor_spec
-from meeplezoo.training import cli
+from meeplezoo.benchmarks.arena import run as arena_run
+from meeplezoo.benchmarks.rating import ladder
+from meeplezoo.benchmarks.rating.ladder_check import check_anchor_spec
+from meeplezoo.play import cli
 
 NAME = "hansa_teutonica_v0-2p-ladder-v3"      # the smallest 2-player ladder: 120 games
 NAME_3P = "hansa_v0-3p-ladder-v1"

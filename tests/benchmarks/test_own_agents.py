@@ -11,8 +11,8 @@ import pytest
 
 from meeplezoo.agents.external import PolicyAgent, is_external
 from meeplezoo.agents.registry import agent_names, make_agent
-from meeplezoo.benchmarks import arena
-from meeplezoo.benchmarks.arena_game import forfeits
+from meeplezoo.benchmarks.arena import arena
+from meeplezoo.benchmarks.arena.game import forfeits
 
 GAME = "hansa_v0"
 EXAMPLE = "agents/examples/my_agent.py"

@@ -13,7 +13,7 @@ import math
 
 import pytest
 
-from meeplezoo.benchmarks import peers
+from meeplezoo.benchmarks.speed import peers
 
 TINY = dataclasses.replace(peers.QUICK, repeats=1, budget_s=0.02, batch_size=8,
                            playout_chunk=50, scan_steps=4, mcts_sims=(20,),
@@ -51,7 +51,7 @@ def test_cli_writes_report(tmp_path, monkeypatch, capsys):
     assert peers.main(["--quick", "--out", str(out)]) == 0
     report = json.loads(out.read_text())
     assert report["game"] == "connect_four_calibration"
-    assert report["command"] == "python -m meeplezoo.benchmarks.peers --quick"
+    assert report["command"] == "python -m meeplezoo.benchmarks.speed.peers --quick"
     assert report["settings"]["batch_size"] == 8
 
     ours = report["steps"]["ours"]

@@ -8,7 +8,7 @@ pytest.importorskip("torch")
 def test_it_times_both_paths_and_stops_its_busy_child(capsys, monkeypatch):
     import subprocess
 
-    from meeplezoo.benchmarks import play_evaluator_load
+    from meeplezoo.benchmarks.speed import play_evaluator_load
 
     started = []
     real_popen = subprocess.Popen

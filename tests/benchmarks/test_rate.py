@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-from meeplezoo.benchmarks import ladder, rate
+from meeplezoo.benchmarks.rating import ladder, rate
 
 GAME = "hansa_v0"
 ANCHORS = ["random", "greedy", "mcts:20"]
@@ -147,7 +147,7 @@ def test_bad_ladders_are_refused(small_ladder, tmp_path):
 
 
 def test_the_precision_figure_replays_prefixes_of_the_ladder(small_ladder):
-    from meeplezoo.benchmarks import rate_precision
+    from meeplezoo.benchmarks.studies import rate_precision
 
     frozen = ladder.load_ladder(str(small_ladder))
     row = rate_precision.games_needed(frozen, "mcts:20", precision=1e6)
@@ -158,7 +158,7 @@ def test_the_precision_figure_replays_prefixes_of_the_ladder(small_ladder):
 
 
 def test_the_time_control_figure_times_a_budgeted_search(tmp_path):
-    from meeplezoo.benchmarks import time_control
+    from meeplezoo.benchmarks.speed import time_control
 
     row = time_control.overshoot(GAME, budget=0.01, moves=3)
     assert row["moves"] == 3 and row["budget_ms"] == 10.0
@@ -201,8 +201,8 @@ def test_rate_refuses_a_number_out_of_range_before_any_game(monkeypatch, tmp_pat
                                                             flag, value):
     import warnings
 
-    from meeplezoo.benchmarks import arena_run
-    from meeplezoo.training import cli
+    from meeplezoo.benchmarks.arena import run as arena_run
+    from meeplezoo.play import cli
 
     def played(*args, **kwargs):
         raise AssertionError("a game was started")

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-from meeplezoo.benchmarks import ratings
+from meeplezoo.benchmarks.rating import ratings
 
 needs_openskill = pytest.mark.skipif(importlib.util.find_spec("openskill") is None,
                                      reason="pip install openskill")

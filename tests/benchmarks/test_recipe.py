@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from meeplezoo.benchmarks import recipe
-from meeplezoo.training import az, cli, expert
+from meeplezoo.benchmarks.studies import recipe
+from meeplezoo.play import cli
+from meeplezoo.training.az import loop as az
+from meeplezoo.training.expert import loop as expert
 
 
 class Started(BaseException):

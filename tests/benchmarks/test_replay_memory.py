@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from meeplezoo.benchmarks.replay_memory import EveryPlyView, long_replay, main
-from meeplezoo.training.web.sessions import ReplayView
+from meeplezoo.benchmarks.speed.replay_memory import EveryPlyView, long_replay, main
+from meeplezoo.play.web.sessions import ReplayView
 
 
 def test_the_peer_and_the_view_show_the_same_positions():

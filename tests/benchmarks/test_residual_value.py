@@ -1,4 +1,4 @@
-"""The heuristic-correction probe (benchmarks/residual_value.py): its heuristic row is
+"""The heuristic-correction probe (benchmarks/studies/residual_value.py): its heuristic row is
 the compiled leaf's own correlation, its corrections learn what the heuristic misses, and
 bad input is one line."""
 
@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from meeplezoo.agents.saint_malo_value import heuristic_value
-from meeplezoo.benchmarks import residual_value
-from meeplezoo.benchmarks.value_quality import pearson
+from meeplezoo.benchmarks.studies import residual_value
+from meeplezoo.benchmarks.studies.value_quality import pearson
 from meeplezoo.envs.core.contract import H_TO_MOVE
-from meeplezoo.training import expert
+from meeplezoo.training.expert import loop as expert
 
 GAME = "saint_malo_v0"
 

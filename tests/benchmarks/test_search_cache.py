@@ -8,7 +8,7 @@ from meeplezoo.agents.mcts.agent import compiled_search
 from meeplezoo.agents.mcts.search import P_OWNER_SLOT, P_ROOT_OWNER
 from meeplezoo.agents.mcts.tree import Tree
 from meeplezoo.agents.registry import make_agent
-from meeplezoo.benchmarks.search_cache import _position, main
+from meeplezoo.benchmarks.speed.search_cache import _position, main
 from meeplezoo.envs.core.contract import MASK_DTYPE
 from meeplezoo.envs.core.rng import new_rng
 
@@ -37,7 +37,7 @@ def test_cached_and_in_process_copies_build_identical_trees():
 
 
 def test_the_benchmark_writes_its_rows(tmp_path, monkeypatch):
-    import meeplezoo.benchmarks.search_cache as bench
+    import meeplezoo.benchmarks.speed.search_cache as bench
 
     monkeypatch.setattr(bench, "RESULTS_DIR", tmp_path)
     assert main(["hansa_v0", "--rounds", "2", "--simulations", "64"]) == 0

@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("pygame", reason="PettingZoo's connect_four_v3 (the peer) imports pygame")
 
-from meeplezoo.benchmarks import speed  # noqa: E402
+from meeplezoo.benchmarks.speed import saint_malo as speed  # noqa: E402
 
 TINY = dataclasses.replace(speed.QUICK, aec_rounds=2, aec_budget_s=0.02, repeats=1,
                            budget_s=0.02, playout_players=(2, 5), batch_sizes=(1, 8),

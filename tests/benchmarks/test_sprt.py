@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pytest
 
-from meeplezoo.benchmarks import match, sprt
+from meeplezoo.benchmarks.rating import match, sprt
 
 
 def test_the_constrained_mle_is_the_best_distribution_of_that_mean_by_brute_force():
@@ -106,7 +106,7 @@ def test_match_stops_at_the_bound_and_replays_the_same_games(tmp_path, capsys):
 @pytest.fixture
 def no_games(monkeypatch):
     """The arena's game loop stubbed: a command that gets past its checks fails at once."""
-    from meeplezoo.benchmarks import arena_run
+    from meeplezoo.benchmarks.arena import run as arena_run
 
     def played(*args, **kwargs):
         raise AssertionError("a game was started")
@@ -116,7 +116,7 @@ def no_games(monkeypatch):
 
 def refused_by_the_cli(argv, capsys) -> str:
     """``meeplezoo ARGV`` answers one line on stderr and exit status 2; that line."""
-    from meeplezoo.training import cli
+    from meeplezoo.play import cli
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")                    # a numpy warning fails too

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("pygame", reason="PettingZoo's connect_four_v3 (the peer) imports pygame")
 
-from meeplezoo.benchmarks import turn_profile  # noqa: E402
+from meeplezoo.benchmarks.speed import turn_profile  # noqa: E402
 
 
 def test_profile_writes_every_part_of_the_turn(tmp_path, capsys):

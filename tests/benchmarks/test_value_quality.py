@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from meeplezoo.benchmarks.value_quality import (
+from meeplezoo.benchmarks.studies.value_quality import (
     heuristic_evaluator,
     main,
     network_evaluator,
@@ -19,7 +19,7 @@ from meeplezoo.benchmarks.value_quality import (
     quality_of,
     value_quality,
 )
-from meeplezoo.benchmarks.value_sets import (
+from meeplezoo.benchmarks.studies.value_sets import (
     THIRDS,
     ValueSet,
     build_set,
@@ -224,7 +224,7 @@ SMALL = dict(game=GAME, num_games=4, simulations=8, fast_simulations=2, consider
 
 def test_the_trainer_logs_value_quality(tiny, tmp_path):
     pytest.importorskip("tyro")
-    from meeplezoo.training.az import Options, train
+    from meeplezoo.training.az.loop import Options, train
 
     train(Options(**SMALL, iterations=4, run_dir=str(tmp_path), run_name="v",
                   value_set=str(tiny[1])))

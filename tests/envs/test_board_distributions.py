@@ -201,7 +201,7 @@ def test_trainer_warns_when_the_training_range_reaches_into_the_test_split():
     pytest.importorskip("torch")
     from types import SimpleNamespace
 
-    from meeplezoo.training.checks import board_options, check_boards, rule_options
+    from meeplezoo.training.run.checks import board_options, check_boards, rule_options
 
     with pytest.warns(UserWarning, match="overlaps the held-out"):
         check_boards(SimpleNamespace(game="hansa_v0", board="generated:999990-1000010"))

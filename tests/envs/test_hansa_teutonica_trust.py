@@ -4,7 +4,7 @@
 outside it before ``validate_state`` runs); ``validate_state`` adds what depends on other
 fields (seats below ``num_players``, the fields each phase reads, the decision cap).  A
 seeded fuzzer below loads mutated states taken from every phase and plays the accepted
-ones; the cross-game fuzzer (``benchmarks/fuzz.py``) does the same in subprocesses.
+ones; the cross-game fuzzer (``benchmarks/studies/fuzz.py``) does the same in subprocesses.
 """
 
 from __future__ import annotations

@@ -199,7 +199,7 @@ def test_every_reached_state_validates_and_round_trips(players):
 def test_a_small_fuzz_run_finds_no_crash_hang_or_failure():
     """The cross-game fuzzer (subprocesses, junk and boundary values of every field, then
     several in-range fields at once), one mid-game state per player count."""
-    from meeplezoo.benchmarks.fuzz import fuzz
+    from meeplezoo.benchmarks.studies.fuzz import fuzz
 
     for players in (2, 4):
         report = fuzz("serenissima_v0", players, states=1, seed=players, steps=4, multi=100,

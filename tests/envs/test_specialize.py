@@ -19,7 +19,7 @@ from meeplezoo.envs.core.specialize import game_module
 
 CHILD = """
 import json
-from meeplezoo.benchmarks.connect_four.env import SPEC
+from meeplezoo.benchmarks.speed.connect_four.env import SPEC
 from meeplezoo.envs.core.batch import BatchEnv, compiled_loops
 batch = BatchEnv(SPEC, 4, seed=1)
 batch.reset()
@@ -39,7 +39,7 @@ import json
 import numpy as np
 from meeplezoo.agents.mcts import MCTSAgent
 from meeplezoo.agents.mcts.agent import compiled_search
-from meeplezoo.benchmarks.connect_four.env import SPEC, raw_env
+from meeplezoo.benchmarks.speed.connect_four.env import SPEC, raw_env
 env = raw_env()
 env.reset(seed=0)
 env.step(MCTSAgent(simulations=32, seed=0).act(env))
@@ -112,7 +112,7 @@ LEAF_CHILD = """
 import json
 from meeplezoo.agents.mcts import MCTSAgent
 from meeplezoo.agents.mcts.tree import VISITS
-from meeplezoo.benchmarks.connect_four.env import raw_env
+from meeplezoo.benchmarks.speed.connect_four.env import raw_env
 import user_leaf
 env = raw_env()
 env.reset(seed=0)

@@ -86,7 +86,7 @@ def test_bad_arguments_are_refused():
 
 def test_maskable_ppo_trains_and_plays_legal_moves():
     pytest.importorskip("sb3_contrib")
-    from meeplezoo.training.sb3_example import train, win_rate
+    from meeplezoo.training.libraries.sb3_example import train, win_rate
 
     model, env = train("saint_malo_v0", "random", steps=128, n_steps=64, n_epochs=2)
     obs, _ = env.reset(seed=0)

@@ -18,10 +18,10 @@ ray = pytest.importorskip("ray")
 pytest.importorskip("torch")
 pytest.importorskip("tyro")
 
-from meeplezoo.training.az import Options, optional_value, train  # noqa: E402
-from meeplezoo.training.az_learner import Learner  # noqa: E402
-from meeplezoo.training.checkpoint import load_checkpoint  # noqa: E402
-from meeplezoo.training.cli import main  # noqa: E402
+from meeplezoo.play.cli import main  # noqa: E402
+from meeplezoo.training.az.learner import Learner  # noqa: E402
+from meeplezoo.training.az.loop import Options, optional_value, train  # noqa: E402
+from meeplezoo.training.run.checkpoint import load_checkpoint  # noqa: E402
 
 GAME = "hansa_v0"
 # Two games per actor and 100 moves each a call: a few Hansa games end within 10 calls.
@@ -132,7 +132,7 @@ def test_no_actors_is_one_clear_line(tmp_path, capsys):
 def test_the_speed_benchmark_reports_every_figure(tmp_path):
     import json
 
-    from meeplezoo.benchmarks import ray_selfplay_speed
+    from meeplezoo.benchmarks.speed import ray_selfplay as ray_selfplay_speed
 
     out = tmp_path / "speed.json"
     assert ray_selfplay_speed.main(["--seconds", "2", "--num-games", "2",

@@ -20,10 +20,10 @@ from killtest import csv_column, kill_after_an_odd_row  # noqa: E402
 from meeplezoo.agents.az.gumbel import GumbelMCTS  # noqa: E402
 from meeplezoo.envs import spec  # noqa: E402
 from meeplezoo.envs.core.contract import H_PLY  # noqa: E402
-from meeplezoo.training.az import Options, train  # noqa: E402
-from meeplezoo.training.az_selfplay import LockstepSelfPlay, ReplayBuffer  # noqa: E402
-from meeplezoo.training.checkpoint import load_checkpoint  # noqa: E402
-from meeplezoo.training.cli import main  # noqa: E402
+from meeplezoo.play.cli import main  # noqa: E402
+from meeplezoo.training.az.loop import Options, train  # noqa: E402
+from meeplezoo.training.az.selfplay import LockstepSelfPlay, ReplayBuffer  # noqa: E402
+from meeplezoo.training.run.checkpoint import load_checkpoint  # noqa: E402
 
 GAME = "hansa_v0"
 
@@ -195,13 +195,13 @@ def test_sigkill_then_resume(tmp_path):
             "--torch-threads", "1", "--no-progress", "--run-name", "killed",
             "--run-dir", str(tmp_path)]
     run = tmp_path / "killed"
-    kill_after_an_odd_row([sys.executable, "-m", "meeplezoo.training.az", *args,
+    kill_after_an_odd_row([sys.executable, "-m", "meeplezoo.training.az.loop", *args,
                            "--iterations", "100000"], run, "iteration")
     saved = load_checkpoint(run / "checkpoint.pt")["counters"]
     assert saved["iteration"] % 2 == 0 and saved["iteration"] < csv_iterations(
         run / "progress.csv")[-1]
     target = saved["iteration"] + 3
-    resumed = subprocess.run([sys.executable, "-m", "meeplezoo.training.az", *args,
+    resumed = subprocess.run([sys.executable, "-m", "meeplezoo.training.az.loop", *args,
                               "--resume", "--iterations", str(target)],
                              capture_output=True, text=True, timeout=900)
     assert resumed.returncode == 0, resumed.stderr[-2000:]
@@ -231,11 +231,11 @@ def test_three_players_train_and_play(tmp_path):
 @pytest.mark.parametrize("game", ["hansa_v0", "hansa_teutonica_v0", "carcassonne_v0",
                                   "carcassonne_v1"])
 def test_the_ship_command_parses_into_the_trainers_options(game):
-    """What ``training/ship.py`` prints and runs is a valid ``meeplezoo train`` command,
+    """What ``training/shipping/ship.py`` prints and runs is a valid ``meeplezoo train`` command,
     with Hansa Teutonica's self-play cap and the threads asked for."""
     import tyro
 
-    from meeplezoo.training.ship import ship_arguments
+    from meeplezoo.training.shipping.ship import ship_arguments
 
     arguments = ship_arguments(game, 3, "runs", torch_threads=1)
     algo = arguments.index("--algo")
@@ -253,7 +253,7 @@ def test_the_search_knowledge_is_handed_over_and_recorded(tmp_path):
     """lam moves from the heuristic to the network over the schedule; every checkpoint
     records the share its run last searched with, and ``az:`` plays with it."""
     from meeplezoo.agents.registry import make_agent
-    from meeplezoo.training.az_learner import Learner, lam_at
+    from meeplezoo.training.az.learner import Learner, lam_at
 
     options = Options(**SMALL, iterations=6, lam_start=0.0, lam_end=1.0, lam_iterations=4,
                       prior_mix=0.5, explore_moves=3, late_gumbel=0.0,
@@ -304,7 +304,7 @@ def test_q_scale_reaches_every_self_play_search():
     """``--q-scale`` is the c_scale of every game's Gumbel root (move choice and policy
     target alike), for a local run and for Ray actors, which share ``selfplay_settings``."""
     from meeplezoo.envs import spec
-    from meeplezoo.training.az_learner import selfplay_settings
+    from meeplezoo.training.az.learner import selfplay_settings
 
     settings = selfplay_settings(Options(**SMALL, q_scale=0.02))
     assert settings["q_scale"] == 0.02

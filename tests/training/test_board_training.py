@@ -11,12 +11,12 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("tyro")
 
-from meeplezoo.benchmarks import generalisation  # noqa: E402
+from meeplezoo.benchmarks.studies import generalisation  # noqa: E402
 from meeplezoo.envs import spec  # noqa: E402
-from meeplezoo.training import ppo  # noqa: E402
-from meeplezoo.training.az import Options, train  # noqa: E402
-from meeplezoo.training.az_selfplay import LockstepSelfPlay  # noqa: E402
-from meeplezoo.training.cli import main  # noqa: E402
+from meeplezoo.play.cli import main  # noqa: E402
+from meeplezoo.training.az.loop import Options, train  # noqa: E402
+from meeplezoo.training.az.selfplay import LockstepSelfPlay  # noqa: E402
+from meeplezoo.training.ppo import loop as ppo  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

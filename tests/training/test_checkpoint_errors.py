@@ -16,13 +16,9 @@ pytest.importorskip("tyro")
 
 from meeplezoo.agents.ppo import PPOAgent, make_network, network_meta  # noqa: E402
 from meeplezoo.envs import spec  # noqa: E402
-from meeplezoo.training.checkpoint import (  # noqa: E402
-    FORMAT,
-    load_checkpoint,
-    save_checkpoint,
-)
-from meeplezoo.training.cli import main  # noqa: E402
-from meeplezoo.training.ppo import Options, train  # noqa: E402
+from meeplezoo.play.cli import main  # noqa: E402
+from meeplezoo.training.ppo.loop import Options, train  # noqa: E402
+from meeplezoo.training.run.checkpoint import FORMAT, load_checkpoint, save_checkpoint  # noqa: E402
 
 GAME = "saint_malo_v0"
 

@@ -10,7 +10,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 
-from meeplezoo.training.collect import Collector, compute_gae  # noqa: E402
+from meeplezoo.training.ppo.collect import Collector, compute_gae  # noqa: E402
 
 
 def test_gae_interleaved_seats_hand_computed():

@@ -7,12 +7,12 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("tyro")
 
-from meeplezoo.training.evaluate import (  # noqa: E402
+from meeplezoo.training.ppo.loop import Options, train  # noqa: E402
+from meeplezoo.training.run.evaluate import (  # noqa: E402
     curve_title,
     plot_learning_curve,
     read_eval_rows,
 )
-from meeplezoo.training.ppo import Options, train  # noqa: E402
 
 
 def tiny(tmp_path, **overrides) -> Options:

@@ -1,4 +1,4 @@
-"""The warm start from the search (``training/expert.py``): the positions the tuned search
+"""The warm start from the search (``training/expert/loop.py``): the positions the tuned search
 leaves, the pretraining, the run folder ``--algo az --resume`` continues, bad input."""
 
 from __future__ import annotations
@@ -14,16 +14,17 @@ pytest.importorskip("tyro")
 from recorded_positions import put  # noqa: E402
 
 from meeplezoo.envs import spec  # noqa: E402
-from meeplezoo.training import az, expert  # noqa: E402
-from meeplezoo.training.az_selfplay import BUFFER_FIELDS, ReplayBuffer  # noqa: E402
-from meeplezoo.training.checkpoint import load_checkpoint  # noqa: E402
-from meeplezoo.training.expert_games import (  # noqa: E402
+from meeplezoo.training.az import loop as az  # noqa: E402
+from meeplezoo.training.az.selfplay import BUFFER_FIELDS, ReplayBuffer  # noqa: E402
+from meeplezoo.training.expert import loop as expert  # noqa: E402
+from meeplezoo.training.expert.games import (  # noqa: E402
     POSITION_FIELDS,
     buffer_rows,
     generate,
     load_positions,
     sharpen,
 )
+from meeplezoo.training.run.checkpoint import load_checkpoint  # noqa: E402
 
 GAME = "hansa_v0"
 TINY = dict(game=GAME, games=2, simulations=16, record_fraction=0.5, epochs=6, batch_size=32,
@@ -255,7 +256,7 @@ def test_a_policy_teacher_plays_on_one_torch_thread_in_process(monkeypatch):
     """With one worker the games run here: a policy teacher's one-position forward passes
     on torch's default threads contended with anything else running (ten times slower);
     they run on one thread, and the pretraining gets the threads back."""
-    from meeplezoo.training import expert_games
+    from meeplezoo.training.expert import games as expert_games
 
     seen = []
     monkeypatch.setattr(expert_games, "play_game",

@@ -14,9 +14,9 @@ from test_collect import ObsValue, ScriptedEnv  # noqa: E402
 
 from meeplezoo.agents.ppo.network import make_network, network_meta  # noqa: E402
 from meeplezoo.envs import spec  # noqa: E402
-from meeplezoo.training.collect import Collector, compute_gae  # noqa: E402
-from meeplezoo.training.pool import OpponentPool  # noqa: E402
-from meeplezoo.training.ppo import Options, normalise_advantages, ppo_loss, train  # noqa: E402
+from meeplezoo.training.ppo.collect import Collector, compute_gae  # noqa: E402
+from meeplezoo.training.ppo.loop import Options, normalise_advantages, ppo_loss, train  # noqa: E402
+from meeplezoo.training.ppo.pool import OpponentPool  # noqa: E402
 
 META = network_meta("saint_malo_v0", spec("saint_malo_v0").obs_size,
                     spec("saint_malo_v0").num_actions, [4])

@@ -12,8 +12,8 @@ pytest.importorskip("tyro")
 
 from meeplezoo.agents.ppo import PPOAgent, masked_distribution, network_meta  # noqa: E402
 from meeplezoo.envs import make, spec  # noqa: E402
-from meeplezoo.training.checkpoint import load_checkpoint  # noqa: E402
-from meeplezoo.training.ppo import Options, canonical_game, ppo_loss, train  # noqa: E402
+from meeplezoo.training.ppo.loop import Options, canonical_game, ppo_loss, train  # noqa: E402
+from meeplezoo.training.run.checkpoint import load_checkpoint  # noqa: E402
 
 GAME = "saint_malo_v0"
 
@@ -186,7 +186,7 @@ def test_the_ppo_ship_command_parses_into_the_ppo_options(game):
     defaults for the same minutes as the AZ bot, Hansa Teutonica cut like its AZ run."""
     import tyro
 
-    from meeplezoo.training.ship import ppo_ship_arguments
+    from meeplezoo.training.shipping.ship import ppo_ship_arguments
 
     arguments = ppo_ship_arguments(game, 20, "runs", torch_threads=1)
     at = arguments.index("--algo")

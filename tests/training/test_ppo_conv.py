@@ -18,8 +18,8 @@ from meeplezoo.envs.carcassonne.data import (  # noqa: E402
     OBS_WINDOW,
     V_SLOTS,
 )
-from meeplezoo.training.checkpoint import load_checkpoint  # noqa: E402
-from meeplezoo.training.ppo import Options, train  # noqa: E402
+from meeplezoo.training.ppo.loop import Options, train  # noqa: E402
+from meeplezoo.training.run.checkpoint import load_checkpoint  # noqa: E402
 
 GAME = "carcassonne_v1"
 

@@ -15,7 +15,8 @@ from recorded_positions import put  # noqa: E402
 
 from meeplezoo.agents.registry import make_agent  # noqa: E402
 from meeplezoo.envs import make  # noqa: E402
-from meeplezoo.training import expert, ppo  # noqa: E402
+from meeplezoo.training.expert import loop as expert  # noqa: E402
+from meeplezoo.training.ppo import loop as ppo  # noqa: E402
 
 GAME = "saint_malo_v0"
 

@@ -13,7 +13,7 @@ pytest.importorskip("tyro")
 
 from killtest import csv_column, kill_after_an_odd_row  # noqa: E402
 
-from meeplezoo.training.checkpoint import load_checkpoint  # noqa: E402
+from meeplezoo.training.run.checkpoint import load_checkpoint  # noqa: E402
 
 ARGS = ["saint_malo", "--num-envs", "8", "--num-steps", "16", "--hidden", "16",
         "--update-epochs", "1", "--num-minibatches", "2", "--checkpoint-every", "2",
@@ -26,7 +26,7 @@ def csv_updates(path: Path) -> list[int]:
 
 def test_sigkill_then_resume(tmp_path):
     run = tmp_path / "killed"
-    kill_after_an_odd_row([sys.executable, "-m", "meeplezoo.training.ppo", *ARGS,
+    kill_after_an_odd_row([sys.executable, "-m", "meeplezoo.training.ppo.loop", *ARGS,
                            "--run-dir", str(tmp_path), "--max-updates", "100000"],
                           run, "update")
     saved = load_checkpoint(run / "checkpoint.pt")["counters"]
@@ -35,7 +35,7 @@ def test_sigkill_then_resume(tmp_path):
 
     target = saved["update"] + 3
     resumed = subprocess.run(
-        [sys.executable, "-m", "meeplezoo.training.ppo", *ARGS, "--run-dir", str(tmp_path),
+        [sys.executable, "-m", "meeplezoo.training.ppo.loop", *ARGS, "--run-dir", str(tmp_path),
          "--resume", "--max-updates", str(target)],
         capture_output=True, text=True, timeout=900)
     assert resumed.returncode == 0, resumed.stderr[-2000:]

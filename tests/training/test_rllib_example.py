@@ -17,8 +17,8 @@ torch = pytest.importorskip("torch")
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
 
 from meeplezoo.envs import make  # noqa: E402
-from meeplezoo.training import rllib_example  # noqa: E402
-from meeplezoo.training.ray_cluster import connect  # noqa: E402
+from meeplezoo.training.libraries import rllib_example  # noqa: E402
+from meeplezoo.training.run.ray_cluster import connect  # noqa: E402
 
 GAME = "hansa_v0"
 

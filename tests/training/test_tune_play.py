@@ -10,8 +10,8 @@ from meeplezoo.agents.az import az_network_meta
 from meeplezoo.agents.az.network import make_az_network
 from meeplezoo.agents.registry import make_agent
 from meeplezoo.envs import spec
-from meeplezoo.training import tune_play
-from meeplezoo.training.checkpoint import save_checkpoint
+from meeplezoo.training.run.checkpoint import save_checkpoint
+from meeplezoo.training.shipping import tune_play
 
 GAME = "hansa_v0"
 

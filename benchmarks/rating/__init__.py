@@ -1,0 +1,1 @@
+"""Ratings people compare: Bradley-Terry/Elo and OpenSkill, ladders, ``rate``, ``match``, SPRT."""

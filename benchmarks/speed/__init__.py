@@ -1,0 +1,1 @@
+"""Speed benchmarks: MeepleZoo's games, search and training against peers, run in one process."""

@@ -1,0 +1,2 @@
+"""Research studies: value quality, generalisation, recipes, game lengths, fuzzing, and
+the bars of the shipped bots."""

@@ -1,0 +1,376 @@
+"""How well a value predicts the game's result, by game third (issue 29).
+
+    python -m meeplezoo.benchmarks.studies.value_quality build GAME [--games 50] [--players 2]
+    python -m meeplezoo.benchmarks.studies.value_quality report GAME --checkpoint az:default \\
+        --heuristic [--set PATH] [--plot]
+
+``build`` writes a frozen test set (``benchmarks/studies/value_sets.py``: positions of
+greedy-vs-greedy and ``mcts:200``-vs-``mcts:200`` games with their final results).
+``report`` values its positions with each checkpoint's network and with the heuristic
+the search ``mcts:N`` uses (the game's compiled leaf value, or for a game whose search
+rolls out, the mean of ``--rollouts`` heuristic rollouts of the game's default depth),
+and gives, for the seat to move, the Pearson correlation of the value with that seat's
+final reward (win 1, loss -1, ties shared) and the mean squared error, by third of the
+game (by decision index over the game's length) and overall, with a 90% interval on the
+correlation from resampling whole games (a game's positions share one result, so the
+games, not the positions, are the sample).  ``all_seats`` in the JSON pools every seat's
+value instead.  Results: a table on stdout, JSON in ``results/``.
+
+``value_quality(evaluate, test_set)`` is the measurement itself; the AlphaZero trainer
+logs it at each evaluation (``training/run/value_log.py``).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from meeplezoo.benchmarks.common import RESULTS_DIR, command_main, say, write_report
+from meeplezoo.benchmarks.studies.value_sets import (
+    DEFAULT_FOLDER,
+    THIRDS,
+    ValueSet,
+    build_set,
+    load_set,
+    save_set,
+    set_path,
+)
+
+BATCH = 256            # positions per evaluator call (a Carcassonne batch is ~7 MB of obs)
+
+
+def pearson(x: np.ndarray, y: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+    """Pearson correlation of ``x`` and ``y`` along the last axis, with ``weights`` (rows
+    of resampling counts) broadcast against them; NaN where either side is constant."""
+    w = np.ones_like(x) if weights is None else weights
+    total = w.sum(axis=-1)
+    mx, my = (w * x).sum(-1) / total, (w * y).sum(-1) / total
+    dx, dy = x - mx[..., None], y - my[..., None]
+    cov, vx, vy = (w * dx * dy).sum(-1), (w * dx * dx).sum(-1), (w * dy * dy).sum(-1)
+    scale = np.sqrt(vx * vy)
+    tiny = 1e-12 * np.maximum(total, 1.0)
+    return np.where((vx > tiny) & (vy > tiny), cov / np.where(scale > 0, scale, 1.0), np.nan)
+
+
+def _stats(values, results, games, rng, bootstrap: int) -> dict:
+    if len(values) == 0:
+        return {"positions": 0, "corr": None, "mse": None, "mean_abs": None}
+    corr = float(pearson(values, results))
+    row = {"positions": int(len(values)), "corr": None if np.isnan(corr) else round(corr, 4),
+           "mse": round(float(np.mean((values - results) ** 2)), 4),
+           "mean_abs": round(float(np.mean(np.abs(values))), 4)}
+    if bootstrap:
+        ids, index = np.unique(games, return_inverse=True)
+        counts = np.stack([np.bincount(rng.integers(len(ids), size=len(ids)),
+                                       minlength=len(ids)) for _ in range(bootstrap)])
+        spread = pearson(values[None, :], results[None, :], counts[:, index].astype(float))
+        spread = spread[np.isfinite(spread)]
+        if len(spread):
+            row["corr_low"], row["corr_high"] = (round(float(q), 4)
+                                                 for q in np.quantile(spread, [0.05, 0.95]))
+    return row
+
+
+def evaluate_all(evaluate: Callable, test_set: ValueSet) -> np.ndarray:
+    """``evaluate(states, masks)`` on every position in batches: values [N, players] in
+    absolute seats (an evaluator may return ``(values, priors)``)."""
+    masks, out = test_set.masks(), []
+    for start in range(0, len(test_set), BATCH):
+        answer = evaluate(test_set.states[start:start + BATCH], masks[start:start + BATCH])
+        values = answer[0] if isinstance(answer, tuple) else answer
+        out.append(np.asarray(values, dtype=np.float64)[:, :test_set.players])
+    values = np.concatenate(out)
+    if values.shape != (len(test_set), test_set.players):
+        raise ValueError(f"the evaluator gave values of shape {values.shape}, not "
+                         f"({len(test_set)}, {test_set.players})")
+    return values
+
+
+def quality_of(values: np.ndarray, test_set: ValueSet, bootstrap: int = 0,
+               seed: int = 0) -> dict:
+    """Correlation and error of ``values`` ([N, players], absolute seats) against the
+    final rewards, by third and overall, for the seat to move and for all seats."""
+    from meeplezoo.envs.core.contract import H_TO_MOVE
+
+    rows = np.arange(len(test_set))
+    mover = test_set.states[:, H_TO_MOVE]
+    rng = np.random.default_rng(seed)
+    report = {}
+    for who, v, z, games, third in (
+            ("mover", values[rows, mover], test_set.rewards[rows, mover], test_set.game_id,
+             test_set.third),
+            ("all_seats", values.ravel(), test_set.rewards.ravel(),
+             np.repeat(test_set.game_id, test_set.players),
+             np.repeat(test_set.third, test_set.players))):
+        parts = {name: third == k for k, name in enumerate(THIRDS)}
+        parts["all"] = np.ones(len(v), dtype=bool)
+        report[who] = {name: _stats(v[keep], z[keep], games[keep], rng, bootstrap)
+                       for name, keep in parts.items()}
+    return report
+
+
+def value_quality(evaluate: Callable, test_set: ValueSet, bootstrap: int = 0,
+                  seed: int = 0) -> dict:
+    """The value of ``evaluate(states, masks) -> values`` (absolute seats) on the test
+    set's positions against their final results (:func:`quality_of`)."""
+    return quality_of(evaluate_all(evaluate, test_set), test_set, bootstrap, seed)
+
+
+# ---------------------------------------------------------------------------- evaluators
+
+
+def heuristic_evaluator(game: str, kind: str = "auto", rollouts: int = 16,
+                        seed: int = 0) -> tuple[Callable, str]:
+    """``(evaluate, label)``: the search's heuristic value of each state in absolute
+    seats, as the game's ``mcts`` values a leaf (one compiled call a batch: the search
+    template's ``heuristic_values``); ``kind`` leaf (the compiled leaf value), rollout
+    (the mean of ``rollouts`` rollouts with the policy and depth of the game's ``mcts``
+    defaults), fitted (the game's fitted leaf value that ships, ``agents/fitted_values.py``)
+    or auto (leaf where the game has one).  A finished game is its result."""
+    from meeplezoo.agents.az.knowledge import HeuristicLeaves
+    from meeplezoo.agents.mcts.uct import P_ROLLOUT_DEPTH
+    from meeplezoo.agents.registry import LEAF_VALUES
+    from meeplezoo.envs import spec
+    from meeplezoo.envs.versions import rules_name
+
+    if kind not in ("auto", "leaf", "rollout", "fitted"):
+        raise ValueError(f"--heuristic {kind!r}: write auto, leaf, rollout or fitted")
+    if not 1 <= rollouts <= 10_000:
+        raise ValueError("--rollouts must be in 1..10,000")
+    if kind == "auto":
+        kind = "leaf" if rules_name(game) in LEAF_VALUES else "rollout"
+    leaves = HeuristicLeaves(spec(game), rollouts, seed,
+                             leaf={"leaf": "heuristic"}.get(kind, kind))
+    depth = int(leaves.params[P_ROLLOUT_DEPTH])
+    label = {"leaf": "heuristic leaf", "fitted": "fitted leaf"}.get(
+        kind, f"heuristic rollouts ({rollouts} x {'to the end' if depth < 0 else depth})")
+
+    def evaluate(states: np.ndarray, masks=None) -> np.ndarray:
+        return leaves.values(np.asarray(states, dtype=np.int64))
+
+    return evaluate, label
+
+
+def resolve_checkpoint(name: str, game: str, players: int) -> Path:
+    """A checkpoint path from ``az:default``, ``az:default3p``, ``az:gen``, ``az:<path>``,
+    ``ppo:default`` (``ppo:default3p``), ``ppo:<path>`` or a path (an AlphaZero one)."""
+    from meeplezoo.agents.shipped import shipped_name
+
+    is_ppo = name.startswith("ppo:")
+    path = name.removeprefix("ppo:") if is_ppo else name.removeprefix("az:")
+    shipped = shipped_name(path)
+    if shipped is not None:
+        if is_ppo:
+            from meeplezoo.agents.ppo.agent import shipped_policy
+
+            return shipped_policy(game, *shipped)
+        from meeplezoo.agents.az.agent import shipped_checkpoint
+
+        return shipped_checkpoint(game, *shipped)
+    if not Path(path).is_file():
+        raise ValueError(f"checkpoint {name!r}: no such file")
+    return Path(path)
+
+
+def network_evaluator(name: str, test_set: ValueSet) -> Callable:
+    """The network of checkpoint ``name`` as an evaluator, refused unless it was trained
+    on the set's game, env version and player count (``ppo:...``: a PPO policy's value
+    head, :func:`ppo_value_evaluator`)."""
+    from meeplezoo.agents.az.agent import load_az_network
+    from meeplezoo.agents.az.evaluator import NetworkEvaluator
+    from meeplezoo.envs import spec
+    from meeplezoo.training.run.checkpoint import load_checkpoint
+
+    path = resolve_checkpoint(name, test_set.game, test_set.players)
+    if name.startswith("ppo:"):
+        return ppo_value_evaluator(path, test_set, name)
+    network, meta = load_az_network(path)
+    check_network(meta, load_checkpoint(path).get("options", {}), test_set, name)
+    return NetworkEvaluator(network, spec(test_set.game))
+
+
+def ppo_value_evaluator(path: Path, test_set: ValueSet, name: str) -> Callable:
+    """A PPO policy's value head: one (discounted) value for the seat each position is
+    observed by, so only the seat to move's figures mean anything.  The other seats get
+    its negation at 2 players (zero-sum) and NaN beyond (``all_seats`` is then NaN)."""
+    import torch
+
+    from meeplezoo.agents.az.evaluator import observers
+    from meeplezoo.agents.ppo.agent import load_policy
+    from meeplezoo.envs import spec
+    from meeplezoo.envs.core.batch import observe_batch
+    from meeplezoo.training.run.checkpoint import load_checkpoint
+
+    payload = load_checkpoint(path)
+    meta = payload.get("meta", {})
+    if meta.get("architecture") != "mlp":
+        raise ValueError(f"{name} is not a PPO policy (architecture "
+                         f"{meta.get('architecture')!r})")
+    check_network(meta, payload.get("options", {}), test_set, name)
+    network, _ = load_policy(path, payload=payload)
+    game_spec, players = spec(test_set.game), test_set.players
+
+    @torch.no_grad()
+    def evaluate(states: np.ndarray, masks=None) -> np.ndarray:
+        seats = observers(game_spec, states)
+        obs = torch.from_numpy(observe_batch(game_spec, states, seats))
+        value = network.get_value(obs.float()).double().numpy()
+        values = np.full((len(states), players), np.nan if players > 2 else 0.0)
+        if players == 2:
+            values[:] = -value[:, None]
+        values[np.arange(len(states)), seats] = value
+        return values
+
+    return evaluate
+
+
+def check_network(meta: dict, options: dict, test_set: ValueSet, name: str) -> None:
+    """One ``ValueError`` where a network cannot be measured on ``test_set``."""
+    from meeplezoo.envs import spec
+
+    game = test_set.game
+    if meta.get("game") != game:
+        raise ValueError(f"{name} was trained on {meta.get('game')}, the test set is of {game}")
+    game_spec = spec(game)
+    if (meta.get("obs_size"), meta.get("num_actions")) != (game_spec.obs_size,
+                                                          game_spec.num_actions):
+        raise ValueError(f"{name} was trained on another version of {game} (observation "
+                         f"{meta.get('obs_size')}, now {game_spec.obs_size})")
+    trained = options.get("players", 2) if isinstance(options, dict) else 2
+    if trained != test_set.players:
+        raise ValueError(f"{name} was trained at {trained} players, the test set is of "
+                         f"{test_set.players}")
+
+
+# ----------------------------------------------------------------------------------- CLI
+
+
+def add_arguments(parser) -> None:
+    commands = parser.add_subparsers(dest="command", required=True)
+    build = commands.add_parser("build", help="build a game's frozen test set")
+    build.add_argument("game")
+    build.add_argument("--games", type=int, default=50, help="games per matchup")
+    build.add_argument("--per-game", type=int, default=30, help="positions kept per game")
+    build.add_argument("--players", type=int, default=2)
+    build.add_argument("--seed", type=int, default=0)
+    build.add_argument("--workers", type=int, default=2)
+    build.add_argument("--out", type=Path, default=DEFAULT_FOLDER, help="folder")
+    report = commands.add_parser("report", help="measure checkpoints and the heuristic")
+    report.add_argument("game")
+    report.add_argument("--checkpoint", action="append", default=[],
+                        help="az:default, az:default3p, ppo:default, ppo:<path> or a "
+                        "path (repeatable)")
+    report.add_argument("--heuristic", nargs="?", const="auto", action="append",
+                        default=None, help="also the search's heuristic: auto (default), "
+                        "leaf, rollout or fitted (the fitted leaf that ships; repeatable)")
+    report.add_argument("--rollouts", type=int, default=16)
+    report.add_argument("--players", type=int, default=2)
+    report.add_argument("--matchup", default=None,
+                        help="only the games of one matchup of the set (e.g. greedy)")
+    report.add_argument("--set", type=Path, default=None, help="default: the cached set")
+    report.add_argument("--bootstrap", type=int, default=200, help="game resamples")
+    report.add_argument("--out", type=Path, default=None, help="JSON report")
+    report.add_argument("--plot", action="store_true", help="a PNG beside the JSON")
+
+
+def run(args) -> int:
+    from meeplezoo.training.ppo.loop import canonical_game
+
+    game = canonical_game(args.game)
+    if args.command == "build":
+        value_set = build_set(game, args.players, args.games, args.per_game, args.seed,
+                              args.workers)
+        path = save_set(value_set, set_path(game, args.players, args.out))
+        print(f"{path}: {len(value_set)} positions from {value_set.header['games']} games "
+              f"({value_set.header['games_cut']} cut at the cap left out) in "
+              f"{value_set.header['build_seconds']} s")
+        return 0
+    path = args.set or set_path(game, args.players)
+    test_set = load_set(path)
+    if test_set.game != game:
+        raise ValueError(f"{path} is a test set of {test_set.game}, not {game}")
+    if args.matchup is not None:
+        matchups = test_set.header["matchups"]
+        if args.matchup not in matchups:
+            raise ValueError(f"--matchup {args.matchup!r}: the set's are {', '.join(matchups)}")
+        test_set = test_set.subset(test_set.matchup == matchups.index(args.matchup))
+    if not args.checkpoint and args.heuristic is None:
+        raise ValueError("nothing to measure: give --checkpoint and/or --heuristic")
+    if not 0 <= args.bootstrap <= 100_000:
+        raise ValueError("--bootstrap must be in 0..100,000")
+    # networks load first, so a bad checkpoint is refused before any work
+    sources = [(name, network_evaluator(name, test_set)) for name in args.checkpoint]
+    for kind in args.heuristic or []:
+        evaluate, label = heuristic_evaluator(game, kind, args.rollouts)
+        sources.append((label, evaluate))
+    results = {}
+    for label, evaluate in sources:
+        say(f"{game}: valuing {len(test_set)} positions with {label}")
+        results[label] = value_quality(evaluate, test_set, args.bootstrap)
+    report = {"game": game, "players": test_set.players, "set": path.name,
+              "set_header": test_set.header, "matchup": args.matchup or "all",
+              "seat": "mover", "results": results}
+    out = args.out or RESULTS_DIR / f"value_quality_{game}.json"
+    write_report(report, out)
+    print(table(report))
+    if args.plot:
+        print(f"plot: {plot(report, out.with_suffix('.png'))}")
+    return 0
+
+
+def table(report: dict) -> str:
+    """Correlation [90% interval] and MSE of the seat to move's value, by third."""
+    header = report["set_header"]
+    games = " / ".join(header["matchups"]) if report["matchup"] == "all" else report["matchup"]
+    lines = [f"value quality, {report['game']} at {report['players']} players: "
+             f"{header['positions']} positions of {header['games']} games ({games}), "
+             f"seat to move",
+             f"{'value':<40}{'':>5}" + "".join(f"{name:>22}" for name in (*THIRDS, "all"))]
+    for label, result in report["results"].items():
+        parts = [result["mover"][name] for name in (*THIRDS, "all")]
+        lines.append(f"{label:<40}{'corr':>5}" + "".join(f"{_corr(p):>22}" for p in parts))
+        lines.append(f"{'':<40}{'mse':>5}" + "".join(f"{_num(p['mse']):>22}" for p in parts))
+    return "\n".join(lines)
+
+
+def _num(value) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def _corr(part: dict) -> str:
+    if "corr_low" not in part:
+        return _num(part["corr"])
+    return f"{_num(part['corr'])} [{part['corr_low']:.2f}, {part['corr_high']:.2f}]"
+
+
+def plot(report: dict, out: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axis = plt.subplots(figsize=(6, 3.6))
+    for label, result in report["results"].items():
+        corr = [result["mover"][name]["corr"] for name in THIRDS]
+        axis.plot(THIRDS, [np.nan if c is None else c for c in corr], marker="o", label=label)
+    axis.set_ylabel("corr(value, final result)")
+    axis.axhline(0, color="grey", linewidth=1)
+    axis.grid(alpha=0.3)
+    axis.legend(fontsize=8)
+    axis.set_title(f"value quality: {report['game']}")
+    figure.tight_layout()
+    figure.savefig(out, dpi=110)
+    plt.close(figure)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    return command_main("meeplezoo value_quality", __doc__.splitlines()[0], add_arguments,
+                        run, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

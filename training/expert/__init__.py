@@ -1,0 +1,1 @@
+"""Warm start from the search: expert games and a network fitted to them."""

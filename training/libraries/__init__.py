@@ -1,0 +1,1 @@
+"""Training with other RL libraries (RLlib, Stable-Baselines3) on MeepleZoo's envs."""

@@ -1,0 +1,1 @@
+"""What every trainer shares: run folders, checkpoints, logs, option checks, periodic evaluation."""

@@ -1,0 +1,115 @@
+"""Periodic evaluation of a training run and its learning curve.
+
+``evaluate_checkpoint`` plays the checkpoint's policy (greedy actions) against fixed
+anchors, seats alternated, and returns each score (win 1, shared win 1/2) with its
+Wilson 95% interval.  During training these rows go to ``eval.csv`` (and TensorBoard);
+``plot_learning_curve`` draws them against wall-clock training time and env steps.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Sequence
+from pathlib import Path
+
+from meeplezoo.agents.registry import make_agent
+from meeplezoo.benchmarks.rating.ratings import wilson
+from meeplezoo.play.table import play_game
+
+EVAL_FIELDS = ("update", "global_step", "elapsed_s", "opponent", "games", "score",
+               "wilson_low", "wilson_high")
+
+
+def evaluate_checkpoint(checkpoint: str | Path, game: str, opponents: Sequence[str],
+                        games: int, players: int = 2, seed: int = 0,
+                        agent: str = "ppo:{checkpoint}", env_options: dict | None = None
+                        ) -> list[dict]:
+    """Score of the checkpoint's agent (``agent`` with ``{checkpoint}`` filled in: the PPO
+    policy's greedy moves by default, ``az:{checkpoint},sims=32`` for AlphaZero) against
+    each opponent over ``games`` games (seats alternated), on the board ``env_options``
+    name (a distribution gives each game its own board, drawn from its seed)."""
+    rows = []
+    ours = make_agent(agent.format(checkpoint=checkpoint), game, seed=seed)
+    for opponent in opponents:
+        points = 0.0
+        for index in range(games):
+            others = [make_agent(opponent, game, seed=seed + 1000 * k + index)
+                      for k in range(1, players)]
+            seat = index % players
+            seats = others[:seat] + [ours] + others[seat:]
+            record, _ = play_game(game, seats, seed=seed + index, **(env_options or {}))
+            best = max(record.rewards)
+            winners = [i for i, r in enumerate(record.rewards) if r == best]
+            points += (1.0 / len(winners)) if seat in winners else 0.0
+        low, high = wilson(points, games)
+        rows.append({"opponent": opponent, "games": games, "score": points / games,
+                     "wilson_low": low, "wilson_high": high})
+    return rows
+
+
+def append_eval_rows(path: Path, rows: Sequence[dict], fields: Sequence[str] = EVAL_FIELDS,
+                     extras: str = "raise") -> None:
+    """Rows appended to a CSV log (its header written first when the file is new);
+    ``extras``: csv's ``extrasaction`` for keys outside ``fields``."""
+    new = not path.exists() or path.stat().st_size == 0
+    with path.open("a", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields, extrasaction=extras)
+        if new:
+            writer.writeheader()
+        writer.writerows(rows)
+
+
+def read_eval_rows(path: Path) -> list[dict]:
+    with Path(path).open(newline="") as handle:
+        return [{k: (v if k == "opponent" else float(v)) for k, v in row.items()}
+                for row in csv.DictReader(handle)]
+
+
+def curve_title(run_folder: Path) -> str:
+    """The plot's title: the run's name and, where its checkpoint records an evaluation
+    board other than the printed one (``--eval-board generated:test``), that board, so a
+    held-out curve does not read as one on the printed board."""
+    from meeplezoo.training.run.checkpoint import load_checkpoint
+
+    title = f"learning curve: {run_folder.name}"
+    try:
+        options = load_checkpoint(run_folder / "checkpoint.pt").get("options") or {}
+    except (FileNotFoundError, ValueError):          # no checkpoint (yet): the name alone
+        return title
+    board = options.get("eval_board") if isinstance(options, dict) else None
+    return f"{title} (evaluated on {board})" if board else title
+
+
+def plot_learning_curve(run_folder: str | Path, out: str | Path | None = None) -> Path:
+    """Score against each anchor over training time and env steps, with Wilson bands."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    run_folder = Path(run_folder)
+    rows = read_eval_rows(run_folder / "eval.csv")
+    if not rows:
+        raise ValueError(f"{run_folder / 'eval.csv'} has no evaluations yet")
+    figure, axes = plt.subplots(1, 2, figsize=(10, 3.6), sharey=True)
+    for opponent in sorted({r["opponent"] for r in rows}):
+        mine = [r for r in rows if r["opponent"] == opponent]
+        for axis, key, scale in ((axes[0], "elapsed_s", 60.0), (axes[1], "global_step", 1e6)):
+            x = [r[key] / scale for r in mine]
+            axis.plot(x, [r["score"] for r in mine], marker="o", label=f"vs {opponent}")
+            axis.fill_between(x, [r["wilson_low"] for r in mine],
+                              [r["wilson_high"] for r in mine], alpha=0.2)
+    axes[0].set_xlabel("training time (minutes)")
+    axes[1].set_xlabel("env steps (millions)")
+    axes[0].set_ylabel("score (win = 1), Wilson 95%")
+    for axis in axes:
+        axis.axhline(0.5, color="grey", linestyle="--", linewidth=1)
+        axis.set_ylim(-0.02, 1.02)
+        axis.grid(alpha=0.3)
+    axes[1].legend(loc="lower right")
+    figure.suptitle(curve_title(run_folder))
+    figure.tight_layout()
+    out = Path(out) if out else run_folder / "learning_curve.png"
+    figure.savefig(out, dpi=110)
+    plt.close(figure)
+    return out

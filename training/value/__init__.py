@@ -1,0 +1,1 @@
+"""Leaf values fitted to game results (``python -m meeplezoo.training.value.fit``)."""
