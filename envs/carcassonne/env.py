@@ -67,7 +67,7 @@ before the end is the score as if the game ended now.
 
 Version history:
 
-* ``carcassonne_v1`` (2026-12-04, issue 29; ``env_v1.py``): the same game (rules, state,
+* ``carcassonne_v1`` (2026-12-04, ``env_v1.py``): the same game (rules, state,
   actions, notation, seeds: the same game for the same seed and moves) with a fixed
   observation (``observe_v1.py``): each frontier slot's column and row divided by 14 (they
   were plain window integers, 98-99.8% of a mid-game observation's squared norm), and in

@@ -21,6 +21,9 @@ cells) give the parts.
 The state is v0's, game id included: a state saved by either version loads into the
 other (``envs/versions.py``), and the bots that read only the state (greedy, MCTS) play
 both.  Trained networks do not carry over: a v0 checkpoint is refused on v1.
+
+Version history: v0 (its releases in ``env.py``); v1 (2026-12-04), v0's game with the
+slot positions scaled and the placed tile one-hot in the observation.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """``carcassonne_v1``'s observation: v0's (``observe.py``) with its slot positions scaled
-and the placed tile one-hot (issue 29).
+and the placed tile one-hot.
 
 Why a new version: v0's vector gives each frontier slot j its (present, column, row) with
 column and row as plain window integers (0..14, beyond for cells outside the window).  On
