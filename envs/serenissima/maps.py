@@ -27,11 +27,9 @@ from __future__ import annotations
 
 import math
 import re
-from pathlib import Path
 
 import numpy as np
 
-from ..core.files import FileRefused, read_json
 from . import data as D
 
 
@@ -86,37 +84,6 @@ _TOP_KEYS = {"map_id", "name", "zones", "ports", "track", "notes"}
 _ZONE_KEYS = {"name", "adjacent", "xy"}
 _PORT_KEYS = {"name", "zone", "good", "size", "start", "slot_values", "score"}
 _TRACK_KEYS = {"last", "scoring_4p", "start_23p", "scoring_23p"}
-
-
-def read_map(source) -> dict:
-    """A map dict from a dict, a JSON path, ``"placeholder"`` or ``"generated:<seed>"``.
-    Anything wrong with the source (a missing or unreadable file, bytes that are not
-    UTF-8, text that is not JSON, nesting too deep for the parser, a number too long to
-    convert) is a :class:`MapError`, never a foreign exception."""
-    if isinstance(source, dict):
-        return source
-    if isinstance(source, str | Path):
-        text = str(source)
-        if text == "placeholder":
-            return PLACEHOLDER_MAP
-        if text.startswith("generated:"):
-            return _generated(text)
-        try:                            # a regular file, bounded, shallow JSON
-            return read_json(text, "map")
-        except FileRefused as err:
-            raise MapError(f"map file: {err}") from None
-    raise MapError(f"map must be a dict, a JSON path, 'placeholder' or 'generated:<seed>', "
-                   f"got {type(source).__name__}")
-
-
-def _generated(text: str) -> dict:
-    from .mapgen import generate_map
-
-    digits = text.split(":", 1)[1]
-    if not (digits.isascii() and digits.isdigit() and len(digits) <= 18):
-        raise MapError(f"map {_short(text)}: after 'generated:' write a seed (an integer "
-                       "0..10**18), a range '<a>-<b>' or a split ('train', 'test')")
-    return generate_map(int(digits))
 
 
 def _short(text: str) -> str:

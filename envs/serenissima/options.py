@@ -1,4 +1,5 @@
-"""Rule options and the map -> the config block stored at the front of every state.
+"""Rule options, the map read from its source (``read_map``), and both -> the config block
+stored at the front of every state.
 
 Every option is checked here, at construction, with one clear ``ValueError`` (a bad map
 with ``MapError``, a ``ValueError`` too), so no bad value reaches a kernel:
@@ -20,16 +21,57 @@ with ``MapError``, a ``ValueError`` too), so no bad value reaches a kernel:
 
 from __future__ import annotations
 
+import reprlib
+from pathlib import Path
+
 import numpy as np
 
+from ..core.files import FileRefused, read_json
 from ..core.options import check_bool, check_choice, check_int, check_int_sequence, check_known
 from . import data as D
-from .maps import PLACEHOLDER_ID, MapError, map_to_config, read_map, remember_names, validate_map
+from .mapgen import generate_map
+from .maps import (
+    PLACEHOLDER_ID,
+    PLACEHOLDER_MAP,
+    MapError,
+    map_to_config,
+    remember_names,
+    validate_map,
+)
 
 DEFAULT_OPTIONS = D.DEFAULT_OPTIONS
 _FLAGS = (("block_in_start_zone", D.C_BLOCK_IN_START),
           ("sell_after_breaking_block", D.C_SELL_AFTER_BREAK),
           ("new_galley_acts_this_round", D.C_NEW_ACTS), ("hidden_money", D.C_HIDDEN_MONEY))
+
+
+def read_map(source) -> dict:
+    """A map dict from a dict, a JSON path, ``"placeholder"`` or ``"generated:<seed>"``.
+    Anything wrong with the source (a missing or unreadable file, bytes that are not
+    UTF-8, text that is not JSON, nesting too deep for the parser, a number too long to
+    convert) is a :class:`MapError`, never a foreign exception."""
+    if isinstance(source, dict):
+        return source
+    if isinstance(source, str | Path):
+        text = str(source)
+        if text == "placeholder":
+            return PLACEHOLDER_MAP
+        if text.startswith("generated:"):
+            return _generated(text)
+        try:                            # a regular file, bounded, shallow JSON
+            return read_json(text, "map")
+        except FileRefused as err:
+            raise MapError(f"map file: {err}") from None
+    raise MapError(f"map must be a dict, a JSON path, 'placeholder' or 'generated:<seed>', "
+                   f"got {type(source).__name__}")
+
+
+def _generated(text: str) -> dict:
+    digits = text.split(":", 1)[1]
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 18):
+        raise MapError(f"map {reprlib.repr(text)}: after 'generated:' write a seed (an "
+                       "integer 0..10**18), a range '<a>-<b>' or a split ('train', 'test')")
+    return generate_map(int(digits))
 
 
 def make_config(**options) -> np.ndarray:
@@ -59,4 +101,4 @@ def make_config(**options) -> np.ndarray:
     return config
 
 
-__all__ = ["DEFAULT_OPTIONS", "MapError", "make_config"]
+__all__ = ["DEFAULT_OPTIONS", "MapError", "make_config", "read_map"]

@@ -11,8 +11,8 @@ import json
 import pytest
 
 import meeplezoo.envs.serenissima_v0 as serenissima_v0
-from meeplezoo.envs.serenissima.maps import PLACEHOLDER_MAP, MapError, read_map, validate_map
-from meeplezoo.envs.serenissima.options import make_config
+from meeplezoo.envs.serenissima.maps import PLACEHOLDER_MAP, MapError, validate_map
+from meeplezoo.envs.serenissima.options import make_config, read_map
 
 
 def edited(edit) -> dict:
