@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from meeplezoo.agents.ppo.network import masked_logits
+from meeplezoo.agents.layers import masked_logits
 from meeplezoo.envs.core.batch import observe_batch
 from meeplezoo.envs.core.contract import H_NUM_PLAYERS, H_TO_MOVE, GameSpec
 

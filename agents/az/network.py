@@ -2,7 +2,7 @@
 trunk here; Carcassonne's convolutional one in ``carcassonne_network.py``).
 
 - policy: one logit per action of the flat action space (mask with
-  :func:`meeplezoo.agents.ppo.network.masked_logits`, ``finfo.min`` for illegal moves);
+  :func:`meeplezoo.agents.layers.masked_logits`, ``finfo.min`` for illegal moves);
 - value: one value in [-1, 1] per seat, in the *rotated* seat order of the observation
   (entry 0 is the observer, 1 the next seat, ...), padded to the game's maximum player
   count, so max^n search works for 3-6 players;
@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import torch
 from torch import nn
 
-from meeplezoo.agents.ppo.network import SparseInputLinear, layer_init
+from meeplezoo.agents.layers import SparseInputLinear, layer_init
 
 ARCHITECTURES = ("az-mlp", "az-carcassonne-conv")
 # Game families with their own trunk; every other game is an MLP over its observation.

@@ -1,7 +1,7 @@
-"""PPO policies: masked policy/value networks and a checkpoint-backed agent."""
+"""PPO policies: masked policy/value networks and a checkpoint-backed agent (the masked
+logits and distribution themselves are ``meeplezoo.agents.layers``)."""
 
 from .agent import PPOAgent
-from .network import MLPPolicy, make_network, masked_distribution, masked_logits, network_meta
+from .network import MLPPolicy, make_network, network_meta
 
-__all__ = ["MLPPolicy", "PPOAgent", "make_network", "masked_distribution", "masked_logits",
-           "network_meta"]
+__all__ = ["MLPPolicy", "PPOAgent", "make_network", "network_meta"]

@@ -10,8 +10,9 @@ import numpy as np
 import torch
 
 from ..base import Agent
+from ..layers import masked_logits
 from ..shipped import shipped_bot
-from .network import make_network, masked_logits
+from .network import make_network
 
 PPO_BOTS_DIR = Path(__file__).resolve().parent / "bots"    # the shipped policies
 

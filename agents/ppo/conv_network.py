@@ -20,7 +20,7 @@ import torch
 
 from meeplezoo.agents.az.carcassonne_network import CarcassonneNetwork
 
-from .network import ActorCriticCalls
+from .actor_critic import ActorCriticCalls
 
 
 class CarcassonneConvPolicy(ActorCriticCalls, CarcassonneNetwork):

@@ -1,8 +1,5 @@
-"""Policy/value networks over a game's flat observation, with masked logits.
-
-Illegal actions get the smallest finite logit of the dtype (``torch.finfo(dtype).min``),
-never ``-inf``: the softmax gives them probability 0, yet log-probabilities, entropies and
-their gradients stay finite (``-inf`` turns ``0 * -inf`` into NaN).
+"""PPO's policy/value networks over a game's flat observation (their layers and masked
+logits are in ``agents/layers.py``, shared with AlphaZero's networks).
 
 :func:`network_meta` records what a checkpoint must match to be loaded, and
 :func:`make_network` builds it: the MLP over the flat observation (every game's default),
@@ -13,80 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import torch
 from torch import nn
-from torch.distributions import Categorical
-from torch.nn import functional as F
 
-from .sparse import nonzero_rows
+from meeplezoo.agents.layers import SparseInputLinear, layer_init
 
-
-def layer_init(layer: nn.Linear, std: float = float(np.sqrt(2)), bias: float = 0.0) -> nn.Linear:
-    """Orthogonal weights, constant bias (the CleanRL PPO initialisation)."""
-    nn.init.orthogonal_(layer.weight, std)
-    nn.init.constant_(layer.bias, bias)
-    return layer
-
-
-def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """``logits`` with every action where ``mask`` is 0 set to ``finfo(dtype).min``."""
-    return torch.where(mask.bool(), logits, torch.finfo(logits.dtype).min)
-
-
-def masked_distribution(logits: torch.Tensor, mask: torch.Tensor) -> Categorical:
-    """A categorical distribution that never samples an illegal action."""
-    return Categorical(logits=masked_logits(logits, mask))
-
-
-class SparseInputLinear(nn.Linear):
-    """``nn.Linear`` that, when no gradient is needed, multiplies only the nonzero inputs.
-
-    Board observations are mostly zeros (about 1% nonzero for Saint Malo), so inference
-    gathers the weight rows of the nonzero inputs (``embedding_bag`` with the input values
-    as weights) instead of a dense matmul: the same function, several times faster at
-    batch 1024.  Training (gradients on) uses the dense product; parameters and
-    checkpoints are those of ``nn.Linear``.
-    """
-
-    DENSE_ABOVE = 0.2          # fraction of nonzeros above which the dense product wins
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if x.dim() != 2 or x.device.type != "cpu" or x.dtype != torch.float32 or (
-                torch.is_grad_enabled() and self.weight.requires_grad):
-            return super().forward(x)
-        cols, values, offsets = nonzero_rows(np.ascontiguousarray(x.detach().numpy()))
-        if cols.size > self.DENSE_ABOVE * x.numel():
-            return super().forward(x)
-        out = F.embedding_bag(torch.from_numpy(cols), self._input_rows(),
-                              torch.from_numpy(offsets), mode="sum",
-                              per_sample_weights=torch.from_numpy(values))
-        return out + self.bias
-
-    def _input_rows(self) -> torch.Tensor:
-        """The weight transposed (one row per input), cached until the weight changes."""
-        key = (self.weight._version, self.weight.data_ptr(), self.weight.device)
-        if getattr(self, "_rows_key", None) != key:
-            self._rows = self.weight.detach().t().contiguous()
-            self._rows_key = key
-        return self._rows
-
-
-class ActorCriticCalls:
-    """CleanRL's calls on top of a network's ``forward(obs) -> (raw logits [B, A], values
-    [B])``; shared by the MLP and Carcassonne's convolutional policy."""
-
-    def get_value(self, obs: torch.Tensor) -> torch.Tensor:
-        return self(obs)[1]
-
-    def get_action_and_value(self, obs: torch.Tensor, mask: torch.Tensor,
-                             action: torch.Tensor | None = None):
-        """CleanRL's one call: (action, log-prob, entropy, value); samples if no action."""
-        logits, value = self(obs)
-        dist = masked_distribution(logits, mask)
-        if action is None:
-            action = dist.sample()
-        return action, dist.log_prob(action), dist.entropy(), value
+from .actor_critic import ActorCriticCalls
 
 
 class MLPPolicy(ActorCriticCalls, nn.Module):

@@ -30,7 +30,8 @@ def measure(game: str, num_envs: int, steps: int, hidden: tuple[int, ...], threa
             seed: int = 0) -> dict:
     import torch
 
-    from meeplezoo.agents.ppo.network import make_network, masked_distribution, network_meta
+    from meeplezoo.agents.layers import masked_distribution
+    from meeplezoo.agents.ppo.network import make_network, network_meta
     from meeplezoo.envs import make, spec
     from meeplezoo.envs.core.batch import BatchEnv
     from meeplezoo.training.ppo.collect import Collector

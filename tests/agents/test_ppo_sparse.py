@@ -7,8 +7,9 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from meeplezoo.agents.ppo.network import MLPPolicy, SparseInputLinear  # noqa: E402
-from meeplezoo.agents.ppo.sparse import nonzero_rows  # noqa: E402
+from meeplezoo.agents.layers import SparseInputLinear  # noqa: E402
+from meeplezoo.agents.ppo.network import MLPPolicy  # noqa: E402
+from meeplezoo.agents.sparse import nonzero_rows  # noqa: E402
 
 
 def _sparse_batch(rows: int, cols: int, density: float, seed: int) -> torch.Tensor:

@@ -10,7 +10,8 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("tyro")
 
-from meeplezoo.agents.ppo import PPOAgent, masked_distribution, network_meta  # noqa: E402
+from meeplezoo.agents.layers import masked_distribution  # noqa: E402
+from meeplezoo.agents.ppo import PPOAgent, network_meta  # noqa: E402
 from meeplezoo.envs import make, spec  # noqa: E402
 from meeplezoo.training.ppo.loop import Options, canonical_game, ppo_loss, train  # noqa: E402
 from meeplezoo.training.run.checkpoint import load_checkpoint  # noqa: E402

@@ -20,7 +20,7 @@ from torch.nn import functional as F
 
 from meeplezoo.agents.az.knowledge import Knowledge
 from meeplezoo.agents.az.network import az_network_meta, make_az_network
-from meeplezoo.agents.ppo.network import masked_logits
+from meeplezoo.agents.layers import masked_logits
 from meeplezoo.envs import spec
 from meeplezoo.training.az.selfplay import ReplayBuffer
 from meeplezoo.training.ppo.loop import canonical_game, run_path

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from meeplezoo.agents.ppo.network import masked_distribution
+from meeplezoo.agents.layers import masked_distribution
 from meeplezoo.envs.core.batch import BatchEnv
 from meeplezoo.envs.core.contract import OBS_DTYPE
 

@@ -38,7 +38,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from meeplezoo.agents.ppo.network import masked_logits
+from meeplezoo.agents.layers import masked_logits
 from meeplezoo.training.expert.fit import fit_epochs, write_history
 from meeplezoo.training.expert.games import buffer_rows, load_positions
 from meeplezoo.training.expert.loop import AZ, correlation, split_games

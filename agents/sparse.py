@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...envs.core.jit import njit
+from ..envs.core.jit import njit
 
 
 @njit
