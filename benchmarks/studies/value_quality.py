@@ -1,4 +1,4 @@
-"""How well a value predicts the game's result, by game third (issue 29).
+"""How well a value predicts the game's result, by game third.
 
     python -m meeplezoo.benchmarks.studies.value_quality build GAME [--games 50] [--players 2]
     python -m meeplezoo.benchmarks.studies.value_quality report GAME --checkpoint az:default \\
@@ -38,6 +38,7 @@ from meeplezoo.benchmarks.studies.value_sets import (
     save_set,
     set_path,
 )
+from meeplezoo.training.run.paths import canonical_game
 
 BATCH = 256            # positions per evaluator call (a Carcassonne batch is ~7 MB of obs)
 
@@ -277,8 +278,6 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from meeplezoo.training.ppo.loop import canonical_game
-
     game = canonical_game(args.game)
     if args.command == "build":
         value_set = build_set(game, args.players, args.games, args.per_game, args.seed,

@@ -13,8 +13,9 @@ pytest.importorskip("tyro")
 from meeplezoo.agents.layers import masked_distribution  # noqa: E402
 from meeplezoo.agents.ppo import PPOAgent, network_meta  # noqa: E402
 from meeplezoo.envs import make, spec  # noqa: E402
-from meeplezoo.training.ppo.loop import Options, canonical_game, ppo_loss, train  # noqa: E402
+from meeplezoo.training.ppo.loop import Options, ppo_loss, train  # noqa: E402
 from meeplezoo.training.run.checkpoint import load_checkpoint  # noqa: E402
+from meeplezoo.training.run.paths import canonical_game  # noqa: E402
 
 GAME = "saint_malo_v0"
 

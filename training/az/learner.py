@@ -23,11 +23,11 @@ from meeplezoo.agents.az.network import az_network_meta, make_az_network
 from meeplezoo.agents.layers import masked_logits
 from meeplezoo.envs import spec
 from meeplezoo.training.az.selfplay import ReplayBuffer
-from meeplezoo.training.ppo.loop import canonical_game, run_path
 from meeplezoo.training.run.checkpoint import keep_copy, remove_stale_temporaries, save_checkpoint
 from meeplezoo.training.run.checks import board_options, check_options, rule_options
 from meeplezoo.training.run.evaluate import append_eval_rows, evaluate_checkpoint
 from meeplezoo.training.run.log import RunLog, budget_used, resume_or_refuse, torch_setup
+from meeplezoo.training.run.paths import canonical_game, run_path
 from meeplezoo.training.run.value_log import log_value_quality
 
 NO_LOSSES = {"policy_loss": float("nan"), "value_loss": float("nan"),

@@ -46,10 +46,10 @@ from meeplezoo.training.expert.games import (
     make_teacher,
     save_positions,
 )
-from meeplezoo.training.ppo.loop import canonical_game
 from meeplezoo.training.run import flags
 from meeplezoo.training.run.checks import check_options, rule_options
 from meeplezoo.training.run.log import tyro_main
+from meeplezoo.training.run.paths import canonical_game
 
 AZ = AZOptions()        # the self-play run resumes with these defaults unless told otherwise
 PROG = "meeplezoo train --algo expert"

@@ -23,7 +23,7 @@ import torch
 from torch import nn, optim
 
 from meeplezoo.agents.ppo.network import make_network, network_meta
-from meeplezoo.envs import names, spec
+from meeplezoo.envs import spec
 from meeplezoo.envs.core.batch import BatchEnv
 from meeplezoo.training.ppo.collect import Collector, compute_gae
 from meeplezoo.training.ppo.pool import OpponentPool
@@ -31,6 +31,7 @@ from meeplezoo.training.run.checkpoint import keep_copy, remove_stale_temporarie
 from meeplezoo.training.run.checks import board_options, check_options, rule_options
 from meeplezoo.training.run.evaluate import append_eval_rows, evaluate_checkpoint
 from meeplezoo.training.run.log import RunLog, budget_used, resume_or_refuse, torch_setup, tyro_main
+from meeplezoo.training.run.paths import canonical_game, run_path
 
 
 @dataclass
@@ -145,16 +146,6 @@ class Options:
     """warm-start value target: (1 - this) * result + this * the teacher's value"""
 
 
-def canonical_game(name: str) -> str:
-    """``saint_malo`` -> ``saint_malo_v0``; a registered name is returned as is."""
-    if name in names():
-        return name
-    versions = sorted(n for n in names() if n.rsplit("_v", 1)[0] == name)
-    if not versions:
-        raise ValueError(f"unknown game {name!r}; available: {', '.join(names())}")
-    return versions[-1]
-
-
 STAT_KEYS = ("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac")
 
 
@@ -200,11 +191,6 @@ def normalise_advantages(advantages: torch.Tensor, weights: torch.Tensor | None 
     mean = (weights * advantages).sum() / total.clamp_min(1e-8)
     var = (weights * (advantages - mean) ** 2).sum() / (total - 1).clamp_min(1e-8)
     return (advantages - mean) / (var.sqrt() + 1e-8)
-
-
-def run_path(options: Options) -> Path:
-    name = options.run_name or f"{options.game}_{options.players}p_seed{options.seed}"
-    return Path(options.run_dir) / name
 
 
 def train(options: Options) -> dict:

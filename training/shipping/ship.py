@@ -25,8 +25,8 @@ from meeplezoo.agents.ppo.agent import PPO_BOTS_DIR
 from meeplezoo.agents.shipped import VARIANTS, bot_stem
 from meeplezoo.envs import names
 from meeplezoo.envs.versions import rules_name
-from meeplezoo.training.ppo.loop import canonical_game
 from meeplezoo.training.run.checkpoint import export_for_play, load_checkpoint
+from meeplezoo.training.run.paths import canonical_game
 
 MAX_BYTES = 5 * 1024 * 1024
 
