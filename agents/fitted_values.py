@@ -46,7 +46,7 @@ def fitted_module(game: str):
 
 def shipped_path(game: str, variant: str = "") -> Path:
     """The fit that ships for ``game``: ``<rules>.json``, or ``<rules>_<variant>.json`` for
-    a variant (``gen``: fitted on generated boards, issue 30)."""
+    a variant (``gen``: fitted on generated boards)."""
     return SHIPPED_FOLDER / f"{rules_name(game)}{'_' + variant if variant else ''}.json"
 
 

@@ -1,4 +1,4 @@
-"""Issue 28's raw errors: each input below once gave a traceback, a hang, a MemoryError or a
+"""Raw errors, fixed: each input below once gave a traceback, a hang, a MemoryError or a
 wrong answer; each is now one clear line (exit 2 at the command line) and changes nothing."""
 
 from __future__ import annotations

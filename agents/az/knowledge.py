@@ -4,7 +4,7 @@
 Malo, Hansa Teutonica, Carcassonne) or heuristic rollouts (Hansa, Serenissima) and puts a
 share of each prior on the heuristic's move (``agents/registry.py``
 ``GAME_MCTS_DEFAULTS``).  A network trained from nothing knows none of that, so the
-network search can borrow it (issue 29):
+network search can borrow it:
 
 * leaf value ``lam * network + (1 - lam) * heuristic`` (``lam`` = 1: the network alone;
   0: the heuristic alone, as ``mcts:N`` values its leaves);

@@ -1,5 +1,5 @@
 """Self-play throughput of the network-guided search: lockstep against one leaf per
-forward pass (issue 17, bar 1).
+forward pass.
 
 Both sides are ``LockstepSelfPlay`` (``training/az/selfplay.py``) with the trainer's
 network for the game (freshly initialised: the cost of a forward pass does not depend on

@@ -5,7 +5,7 @@ the same game's fixed board, in the same process, rounds interleaved.
 
 Each round times both envs for ``--budget`` seconds of random legal moves (observations
 written, as a training collector has them); the figure is the median over rounds of the
-distribution's steps/s over the fixed board's (issue 30's bar: within 20%, a ratio of at
+distribution's steps/s over the fixed board's (the target: within 20%, a ratio of at
 least 0.8).  The distribution is the standard training split (10,000 boards), whose
 configs are built once and cached (``envs/core/boards.py``); the time that takes the first
 time is reported apart.  Writes ``results/board_speed.json``.

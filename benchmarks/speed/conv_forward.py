@@ -2,8 +2,8 @@
 
     python -m meeplezoo.benchmarks.speed.conv_forward [--game carcassonne_v0] [--calls 200]
 
-Issue 29 asked for a NumPy/numba play path for Carcassonne's convolutional network, as
-the MLP has (``agents/az/play_evaluator.py``).  The MLP's path pays because at a search's
+Would a NumPy/numba play path for Carcassonne's convolutional network pay, as it does for
+the MLP (``agents/az/play_evaluator.py``)?  The MLP's path pays because at a search's
 batch of 8 leaves its forward pass is a dozen dispatched operations doing little
 arithmetic on ~1-5% nonzero inputs.  This times the shipped ``az:default``'s network on
 one torch thread, in one process: the whole evaluator (observation, forward pass,

@@ -8,7 +8,7 @@
     ``vmap``-ed, auto-resetting step with random legal actions under ``jax.jit``, both
     driven from Python one batch step per call (as pgx's own benchmark does) and as
     ``lax.scan`` over many batch steps in one compiled call; the ratio ours / pgx's best
-    against the issue's bar (>= 3x);
+    against the target (>= 3x);
 (b) OpenSpiel's C++ MCTS (``pyspiel.MCTSBot``, UCT c = 2, random-rollout evaluator)
     simulations per second on connect four, from the initial position and a few random
     ones: the figure our MCTS (``agents/mcts``) is compared with.
@@ -33,7 +33,7 @@ import numpy as np
 
 from meeplezoo.benchmarks.common import RESULTS_DIR, machine_info, say, timed, write_report
 
-PGX_BAR_RATIO = 3.0      # the bar: ours >= 3x pgx's steps/s at batch 1024
+PGX_BAR_RATIO = 3.0      # the target: ours >= 3x pgx's steps/s at batch 1024
 
 
 @dataclasses.dataclass(frozen=True)

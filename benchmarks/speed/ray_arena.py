@@ -1,5 +1,5 @@
 """Arena games/s on one and two one-CPU nodes of a local Ray cluster, against the local
-multiprocessing arena with the same CPUs, in one process (issue 18's first figure).
+multiprocessing arena with the same CPUs, in one process.
 
     RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 python -m meeplezoo.benchmarks.speed.ray_arena \\
         [--game hansa_v0] [--agents mcts:200 greedy] [--games 40]

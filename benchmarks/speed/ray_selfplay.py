@@ -1,6 +1,6 @@
 """AlphaZero-style self-play on Ray: positions/s with 1 and 2 actors on one-CPU nodes of a
 local Ray cluster against the same self-play in this process, the learner's updates/s, and
-the latency of a weights broadcast (issue 18's training figures).
+the latency of a weights broadcast.
 
     RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 python -m meeplezoo.benchmarks.speed.ray_selfplay \\
         [--game hansa_v0] [--seconds 60]

@@ -1,6 +1,6 @@
 """Server memory per open replay: the browser's replay view (a kept position every
 ``SNAPSHOT_EVERY`` plies, the rest re-played on request) against keeping every position,
-as the view did before (issue 28), in the same process on the same replay.
+as the view did before, in the same process on the same replay.
 
     python -m meeplezoo.benchmarks.speed.replay_memory [--game hansa_teutonica_v0] [--views 10]
 

@@ -1,4 +1,4 @@
-"""Does the cached search run as fast as one compiled in this process?  (issue 16)
+"""Does the cached search run as fast as one compiled in this process?
 
 Each game's copy of the search is loaded from numba's on-disk cache.  Its peer here is the
 same template compiled in memory in this process (``game_module(..., cached=False)``, what

@@ -18,7 +18,7 @@ import time
 
 from meeplezoo.benchmarks.common import say
 
-WARM_START_BAR_S = 2.0   # the issue's bar: first reset() in a new process, warm cache
+WARM_START_BAR_S = 2.0   # the target: first reset() in a new process, warm cache
 
 # Run in a fresh interpreter: import, first reset + observation + step, then the batched
 # stepper's first step (its per-game copy of the loops is cached on disk like a kernel).
@@ -117,7 +117,7 @@ def startup_benchmark(settings) -> dict:
 
 
 
-# Per game, issue 16's three milestones, each timed from the spawn of a new process:
+# Per game, three milestones, each timed from the spawn of a new process:
 # the env's first reset(), the first ``mcts:200`` move (the registry's agent, with the
 # game's defaults), the first ``BatchEnv.step``.  "all" does the three in turn in one
 # process (the cold run: each figure then includes what the earlier ones compiled).

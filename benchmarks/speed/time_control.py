@@ -1,5 +1,5 @@
 """How closely a search keeps to ``--time-per-move``: the overshoot of a 50 ms budget per
-move, on every game (issue 19).
+move, on every game.
 
     python -m meeplezoo.benchmarks.speed.time_control [--budget 0.05] [--moves 60]
 

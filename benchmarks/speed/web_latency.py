@@ -1,4 +1,4 @@
-"""What a move costs in the browser's server, per game (issue 20).
+"""What a move costs in the browser's server, per game.
 
     python -m meeplezoo.benchmarks.speed.web_latency [--moves 200]
 

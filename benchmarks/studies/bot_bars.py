@@ -1,8 +1,7 @@
-"""Issue 17's strength bars, read off the arena's summaries: for each game, the trained
-bot against ``mcts:1000`` (score with its Wilson interval, met when the score is at least
-0.55 and the lower bound above 0.5) and its median think time per decision against the
-search's (met at 1/10 or less); then Saint Malo's bot against ``expert`` (issue 17's bar 3,
-issue 29's bar 2).
+"""The trained bots' strength targets, read off the arena's summaries: for each game, the
+trained bot against ``mcts:1000`` (score with its Wilson interval, met when the score is at
+least 0.55 and the lower bound above 0.5) and its median think time per decision against
+the search's (met at 1/10 or less); then Saint Malo's bot against ``expert``.
 
     meeplezoo arena GAME --agents az:default,sims=64 mcts:1000 --games 200 \\
         --out results/az_bars/GAME
@@ -39,7 +38,7 @@ EXPERT_FOLDER = BARS_DIR / "saint_malo_v0_expert"
 
 def cut_games(records_path: Path, agent: str, opponent: str) -> int:
     """Games between ``agent`` and ``opponent`` in an arena's records that were cut at the
-    game's decision cap instead of ending (issue 29's bar wants none)."""
+    game's decision cap instead of ending (the strength target wants none)."""
     if not records_path.exists():
         return 0
     with records_path.open() as file:
@@ -173,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agent", default="az:default,sims=64")
     parser.add_argument("--opponent", default="mcts:1000")
     parser.add_argument("--dir", type=Path, default=BARS_DIR,
-                        help="the folder of per-game arena folders (issue 29's bots: "
+                        help="the folder of per-game arena folders (the shipped bots': "
                              "results/bot_bars)")
     parser.add_argument("--plot", action="store_true",
                         help="also draw AZ's and PPO's learning curves against greedy")

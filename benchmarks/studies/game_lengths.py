@@ -1,4 +1,4 @@
-"""How long Hansa Teutonica games run, and whether they end (issue 5, spec HT-9.5).
+"""How long Hansa Teutonica games run, and whether they end (spec HT-9.5).
 
 ``python -m meeplezoo.benchmarks.studies.game_lengths [--games 10000] [--players 2 3 4 5]``
 plays ``--games`` games in all (split evenly over the player counts) entirely in compiled

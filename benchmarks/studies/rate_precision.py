@@ -1,5 +1,5 @@
 """Games ``meeplezoo rate`` needs for a +-50 Elo interval, per game's ladder, and the
-ladders' leaderboards (issue 19's figures).
+ladders' leaderboards.
 
     python -m meeplezoo.benchmarks.studies.rate_precision [--precision 100]
 

@@ -1,4 +1,4 @@
-"""What each step of the AlphaZero recipe adds (issue 29, bar 5), side by side.
+"""What each step of the AlphaZero recipe adds, side by side.
 
     python -m meeplezoo.benchmarks.studies.recipe saint_malo --iterations 300 --deals 20
 

@@ -1,4 +1,4 @@
-"""Can a network correct the search's heuristic leaf?  A value learnt on top of it (issue 29).
+"""Can a network correct the search's heuristic leaf?  A value learnt on top of it.
 
     python -m meeplezoo.training.expert.loop carcassonne_v1 --simulations 64 --games 1500 \\
         --record-fraction 0.2 --epochs 1 --seed 21 --run-name carc_pos64

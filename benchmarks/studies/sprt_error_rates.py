@@ -1,5 +1,5 @@
 """The SPRT's measured error rates: simulated matches at the two hypotheses' Elo
-differences, each stopped by the test after every pair (issue 19).
+differences, each stopped by the test after every pair.
 
     python -m meeplezoo.benchmarks.studies.sprt_error_rates [--elo0 0 --elo1 10 --runs 1000]
 

@@ -1,4 +1,4 @@
-"""Frozen test sets of positions with their final results, to measure values (issue 29).
+"""Frozen test sets of positions with their final results, to measure values.
 
     python -m meeplezoo.benchmarks.studies.value_quality build hansa_v0 [--games 50] [--players 2]
 

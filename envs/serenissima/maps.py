@@ -153,7 +153,7 @@ def _validate_map(spec: dict) -> dict:
     for z, zone in enumerate(zones):
         _keys(zone, _ZONE_KEYS, {"name", "adjacent"}, f"zone #{z}")
         name = _name(zone["name"], f"zone #{z}")
-        if _key(name) in zone_keys:       # move names must differ (notation, item 9)
+        if _key(name) in zone_keys:       # move names must differ (notation)
             raise MapError(f"duplicate zone name {name!r}")
         zone_keys.add(_key(name))
         zone_index[name] = z

@@ -1,4 +1,4 @@
-"""The search's knowledge in the network search (issue 29): the batched heuristic against
+"""The search's knowledge in the network search: the batched heuristic against
 the search's own one-leaf code, the mixing arithmetic, first-play urgency from the parent,
 and play settings recorded in a checkpoint."""
 

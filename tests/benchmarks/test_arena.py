@@ -173,7 +173,7 @@ def test_games_played_in_this_process_think_on_one_torch_thread(tmp_path, monkey
 
 
 def test_a_game_cut_at_its_decision_cap_is_marked_truncated():
-    """Issue 29's bar counts games cut at the cap: random Hansa Teutonica players never
+    """The strength target counts games cut at the cap: random Hansa Teutonica players never
     end a game in 3,000 decisions; random Hansa players always do."""
     from meeplezoo.benchmarks.arena.game import play_one
 

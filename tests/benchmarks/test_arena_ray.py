@@ -1,4 +1,4 @@
-"""The arena on Ray (issue 18): a real two-node cluster on this machine, records equal to
+"""The arena on Ray: a real two-node cluster on this machine, records equal to
 the local run's game by game, and one clear error without Ray."""
 
 from __future__ import annotations

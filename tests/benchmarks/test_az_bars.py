@@ -1,4 +1,4 @@
-"""The strength bar's reading of an arena summary (issue 17, bar 2)."""
+"""An arena summary read against the strength target: the bot against ``mcts:1000``."""
 
 from meeplezoo.benchmarks.studies.bot_bars import bar_row
 

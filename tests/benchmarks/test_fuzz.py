@@ -1,4 +1,4 @@
-"""The state-loader fuzzer, per game (issue 15): mutated saved states are refused with
+"""The state-loader fuzzer, per game: mutated saved states are refused with
 ``StateFormatError`` or play keeping every invariant; no death by signal, no hang.
 
 Each game runs a CI-sized slice in child processes (``benchmarks/studies/fuzz.py``); the offline

@@ -1,4 +1,4 @@
-"""Readable tables (issue 31): long agent specs print as short labels with a legend, so
+"""Readable tables: long agent specs print as short labels with a legend, so
 every terminal table fits 120 columns, while the JSON reports keep the full names."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Bring your own agent (issue 19): agents from a file, a module and a policy function in
+"""Bring your own agent: agents from a file, a module and a policy function in
 the arena beside agents that crash, stall or cheat, which forfeit with the reason recorded
 while the run goes on; the same agents in a child process (``process:``); bad specs."""
 

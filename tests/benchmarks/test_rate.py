@@ -1,4 +1,4 @@
-"""Frozen ladders and ``meeplezoo rate`` (issue 19): the fixed-anchor fit against brute
+"""Frozen ladders and ``meeplezoo rate``: the fixed-anchor fit against brute
 force, an anchor rated as if new lands on its frozen rating (a ladder built here, and every
 shipped ladder from its records), the same agent plays the same games, early stopping,
 and bad ladders refused."""

@@ -1,4 +1,4 @@
-"""The SPRT (issue 19): the constrained maximum likelihood against brute force, the LLR
+"""The SPRT: the constrained maximum likelihood against brute force, the LLR
 against its normal approximation, measured error rates at the nominal ones over 1,000
 simulated matches, the pentanomial of real records, and ``meeplezoo match``."""
 

@@ -1,4 +1,4 @@
-"""The value-quality instrument (issue 29): a tiny test set round-trips, the measurement
+"""The value-quality instrument: a tiny test set round-trips, the measurement
 against slow obvious code, the heuristic of a finished game is its result, bad input is
 one line, and the AlphaZero trainer logs ``value_quality.csv``."""
 

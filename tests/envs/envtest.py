@@ -51,7 +51,7 @@ def play_legal(state, actions, legal, apply_action) -> None:
 
 
 def assert_move_names(env, parse: bool = True) -> None:
-    """Issue 15 item 9 at the current position: one name per legal action, exactly what
+    """At the current position: one name per legal action, exactly what
     ``action_to_str`` writes, distinct even ignoring case and spacing, and (``parse``)
     each read back by ``str_to_action`` as typed, lower-cased and upper-cased with spaces."""
     from meeplezoo.envs.core.notation import normalise

@@ -1,4 +1,4 @@
-"""Carcassonne's decision cap, option checks and move names (issue 15, items 3, 4 and 9).
+"""Carcassonne's decision cap, option checks and move names.
 
 The cap (``max_decisions``, 178 by default: 89 placements each followed by at most one
 meeple decision, the most a complete game holds) is enforced in the kernels and ends the
@@ -138,7 +138,7 @@ def test_every_option_is_checked():
     {"placement_layout": "grid", "auto_pass_meeple": False, "expansion_inns_cathedrals": False},
 ], ids=["frontier", "grid", "frontier_dedupe_no_autopass", "grid_base_no_autopass"])
 def test_move_names_are_unique_and_parse_back_in_every_phase(options):
-    """Item 9: one name per legal action, identical in ``legal_move_names`` and
+    """One name per legal action, identical in ``legal_move_names`` and
     ``action_to_str``, parsed back exactly and case-insensitively, over whole random
     games (both decision phases: place_tile and place_meeple)."""
     env = carcassonne_v0.env(num_players=3, **options)

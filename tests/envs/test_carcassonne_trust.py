@@ -1,4 +1,4 @@
-"""Carcassonne's trust boundary (issue 15, item 1): a loaded state is memory-safe.
+"""Carcassonne's trust boundary: a loaded state is memory-safe.
 
 Every field has bounds (``data.FIELD_BOUNDS``) that core checks on load, and
 ``validate_state`` checks how the fields fit together: the union-find and member lists are
@@ -70,7 +70,7 @@ def test_every_field_has_bounds_and_every_reached_state_lies_inside_them():
 
 @pytest.mark.parametrize("value", [2**61, -5, D.MAX_SCORE + 1])
 def test_scores_out_of_range_are_refused(value):
-    """The issue's repro: scores=2**61 was accepted (and overflows the reward sums)."""
+    """The reported case: scores=2**61 was accepted (and overflows the reward sums)."""
     env = midgame()
     refused(env, edited(env, scores=(0, value)), "scores")
     assert env.unwrapped.state[D.G_SCORE] < D.MAX_SCORE

@@ -1,4 +1,4 @@
-"""``carcassonne_v1``: v0's game with the fixed observation of issue 29 (``observe_v1.py``).
+"""``carcassonne_v1``: v0's game with a fixed observation (``observe_v1.py``).
 
 v1 must play exactly v0's game (same states, masks, names and rewards for the same seed
 and moves), and its observation must be v0's with the slot columns and rows divided by 14

@@ -1,4 +1,4 @@
-"""Hansa's turn cap, option checks and move names (issue 15, items 3, 4 and 9).
+"""Hansa's turn cap, option checks and move names.
 
 HS-10.3: nothing in the rules forces progress (a game where no one buys never draws from
 the stacks), so ``max_turns`` (500 by default) ends such a game as a truncation.
@@ -113,7 +113,7 @@ def test_every_option_is_checked_and_good_values_pass():
 @pytest.mark.parametrize("options", [{}, {"sell_whole_colour": True, "place_exact": True}],
                          ids=["default", "variants"])
 def test_move_names_are_unique_and_parse_back_in_every_phase(options):
-    """Item 9: one name per legal action, identical in ``legal_move_names`` and
+    """One name per legal action, identical in ``legal_move_names`` and
     ``action_to_str``, parsed back exactly and case-insensitively, over random games
     (every decision phase: init_place, refill, actions, selling, tax)."""
     env = hansa_v0.env(num_players=3, **options)

@@ -1,4 +1,4 @@
-"""The decision cap (HT-9.5, issue 15 item 3) and one name per legal action (item 9)."""
+"""The decision cap (HT-9.5) and one name per legal action."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def test_ht_9_5_a_lower_cap_cuts_there():
         assert env._game_over and all(env.truncations.values())
 
 
-# --- item 9: every legal action has its own name, which parses back ------------------------
+# --- every legal action has its own name, which parses back --------------------------------
 
 VARIANTS = [(2, {}), (3, {"remove3_opponents_only": True}), (4, {"tie_break": "big_box"}),
             (5, {}), (2, {"two_player_regions": True})]

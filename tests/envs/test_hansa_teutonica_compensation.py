@@ -1,6 +1,6 @@
-"""Compensation after a displacement (HT-6.3.3, A-5, A-6): the two rules findings of issue 15.
+"""Compensation after a displacement (HT-6.3.3, A-5, A-6): two rules findings.
 
-Both positions are the repro cases of the issue (``hansa_teutonica_compensation_order.json``
+Both positions are the reported repro cases (``hansa_teutonica_compensation_order.json``
 and ``hansa_teutonica_displaced_piece_space.json``), written out here: a fresh game's saved
 state with the board, the supplies and the markers of the case put in, loaded through
 ``state_from_json`` and played with the case's own moves.

@@ -1,4 +1,4 @@
-"""Hansa Teutonica's options are checked at construction (issue 15, items 2 and 4): one clear
+"""Hansa Teutonica's options are checked at construction: one clear
 ``ValueError`` each, and a region table or file that cannot be used (HT-11, spec §12.6)
 raises ``BoardError`` (a ``ValueError``), never a foreign exception."""
 

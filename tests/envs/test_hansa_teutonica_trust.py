@@ -1,4 +1,4 @@
-"""Hansa Teutonica's trust boundary (issue 15, item 1): a loaded state is memory-safe.
+"""Hansa Teutonica's trust boundary: a loaded state is memory-safe.
 
 ``data.FIELD_BOUNDS`` gives every field its range (``state_from_json`` refuses anything
 outside it before ``validate_state`` runs); ``validate_state`` adds what depends on other
@@ -65,15 +65,15 @@ def test_every_field_has_tight_bounds():
 
 @pytest.mark.parametrize("field", ["establish_route", "displace_origin", "coellen"])
 @pytest.mark.parametrize("value", [2**61, -5, 9, 49, 999])
-def test_the_issues_segfaulting_values_are_refused(field, value):
-    """Issue 15: each of these loaded, then observe() ended the process."""
+def test_values_that_once_segfaulted_observe_are_refused(field, value):
+    """Each of these loaded, then observe() ended the process."""
     env = mid_game(3)
     refused(env, edited(env, **{field: (0, value) if field == "coellen" else value}))
 
 
 @pytest.mark.parametrize("field, value", [("start_seat", 9), ("cfg_max_decisions", -1),
                                           ("actions_left", 2**61), ("office_type", (0, -1))])
-def test_the_issues_silently_accepted_values_are_refused(field, value):
+def test_values_once_silently_accepted_are_refused(field, value):
     env = mid_game(2)
     refused(env, edited(env, **{field: value}))
 
@@ -132,7 +132,7 @@ def test_cross_field_checks_refuse_what_no_play_reaches(case):
 
 def test_the_reached_states_stay_loadable():
     """The checks refuse nothing the rules reach: the saved state of a fresh game, and the
-    issue's own compensation case with its cap, load."""
+    reported compensation case with its cap, load."""
     for players in range(2, 6):
         env = mid_game(players, moves=0)
         env.state_from_json(env.state_to_json())

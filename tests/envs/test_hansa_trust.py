@@ -1,4 +1,4 @@
-"""Hansa's trust boundary (issue 15, items 1 and 2): loaded states and board files.
+"""Hansa's trust boundary: loaded states and board files.
 
 Every field has bounds (``data.FIELD_BOUNDS``) that core checks on load; ``validate_state``
 ties the fields together (the board tables, the stacks, income per turn, the placement
@@ -167,7 +167,7 @@ def test_a_truncated_game_loads_as_a_truncation():
             bank_taken=field(saved, "bank_taken") - 3)
 
 
-# --- board files (item 2) ---------------------------------------------------------------
+# --- board files ------------------------------------------------------------------------
 
 BAD_FILES = {
     "non-UTF-8 bytes": b'{"name": "\xff\xfe", "cities": [], "routes": []}',

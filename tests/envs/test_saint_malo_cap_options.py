@@ -1,4 +1,4 @@
-"""Saint Malo, issue 15: the decision cap, the options' checks, one name per move, and the
+"""Saint Malo: the decision cap, the options' checks, one name per move, and the
 two rules cases (``saint_malo_character_reward_amount``, ``saint_malo_outer_start_crate``)."""
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ WALL_1 = D.A_WALL
 DEFAULT_REWARDS = D.DEFAULT_OPTIONS["tower_rewards"]
 
 
-# --- item 3: the decision cap ------------------------------------------------------------------
+# --- the decision cap --------------------------------------------------------------------------
 
 def stop_then_pass(env) -> int:
-    """The degenerate policy of the issue: never re-roll, never score."""
+    """A degenerate policy: never re-roll, never score."""
     return D.A_STOP_ROLLING if env.state[H_PHASE] == D.PH_ROLL_DECISION else D.A_PASS
 
 
@@ -81,7 +81,7 @@ def test_max_decisions_refuses_junk(bad):
         make("saint_malo_v0", max_decisions=bad)
 
 
-# --- item 4: options ---------------------------------------------------------------------------
+# --- options -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("option, value", [
     ("dedupe_rerolls", "yes"), ("dedupe_rerolls", 2), ("dedupe_rerolls", None),
@@ -115,7 +115,7 @@ def test_good_options_are_accepted():
          max_decisions=1).reset(seed=0)
 
 
-# --- item 9: one name per legal action ----------------------------------------------------------
+# --- one name per legal action ------------------------------------------------------------------
 
 @pytest.mark.parametrize("dedupe", [True, False])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

@@ -1,10 +1,10 @@
-"""Saint Malo's trust boundary (issue 15, item 1): a loaded state is memory-safe.
+"""Saint Malo's trust boundary: a loaded state is memory-safe.
 
 Every field has bounds (``data.FIELD_BOUNDS``, checked by core on load and again by
 ``validate_state``), and ``validate_state`` checks how the fields fit together: seats below
 num_players, the architect's cell in the houses phase only, the pending items of a turn by
 phase, the tower-character bits (SM-7.3.2), the end of the game (SM-11.1, SM-11.2), and no
-decision without a legal action.  The repros of the issue are here with their values.
+decision without a legal action.  The reported repros are here with their values.
 """
 
 from __future__ import annotations
@@ -56,8 +56,8 @@ def test_every_field_has_bounds():
 
 @pytest.mark.parametrize("value", [2**61, -5, 9, 49, 999, -(2**61)])
 @pytest.mark.parametrize("field", ["architect_cell", "pending_code"])
-def test_the_issue_crashers_are_refused(field, value):
-    """Issue 15 repro: reset(seed=7), one of these values, load, observe: a segfault before.
+def test_values_that_once_crashed_observe_are_refused(field, value):
+    """The repro: reset(seed=7), one of these values, load, observe: a segfault before.
     9 and 49 fit the bounds of pending_code (a cell code) and 9 those of architect_cell, but
     nothing is pending before the scoring (SM-6), so the cross-field check refuses them."""
     env = fresh(7)

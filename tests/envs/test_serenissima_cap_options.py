@@ -1,4 +1,4 @@
-"""Issue 15 items 3, 4 and 9 for Serenissima: every game ends (by the rules, or at the
+"""Serenissima's cap, options and move names: every game ends (by the rules, or at the
 kernel-enforced decision cap as a truncation), every option is checked with one clear
 ``ValueError``, and every legal move has a name of its own in every phase."""
 
@@ -19,7 +19,7 @@ from meeplezoo.envs.serenissima import rules
 from meeplezoo.envs.serenissima.notation import action_to_str
 from meeplezoo.envs.serenissima.options import make_config
 
-# --- item 3: the decision cap ------------------------------------------------------------
+# --- the decision cap --------------------------------------------------------------------
 
 
 def test_a_game_reaching_the_cap_is_a_truncation():
@@ -92,7 +92,7 @@ def test_the_default_cap_is_documented():
         assert "max_decisions" in doc and "5,000" in doc and "truncation" in doc
 
 
-# --- item 4: options ---------------------------------------------------------------------
+# --- options -----------------------------------------------------------------------------
 
 BAD_OPTIONS = [
     ("goods_supply", 5), ("goods_supply", None), ("goods_supply", "141212"),
@@ -127,7 +127,7 @@ def test_good_options_still_work():
     assert env.agents
 
 
-# --- item 9: one name per legal move -----------------------------------------------------
+# --- one name per legal move -------------------------------------------------------------
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_legal_move_has_its_own_name(players):

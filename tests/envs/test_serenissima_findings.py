@@ -1,4 +1,4 @@
-"""Rules findings of issue 15, each with its exact expected outcome.
+"""Rules findings, each with its exact expected outcome.
 
 * SE-6.4.3 / A-08: no movement block in a galley's start zone, even when it comes back
   there after leaving it; ``block_in_start_zone=True`` only adds sale and claim blocks

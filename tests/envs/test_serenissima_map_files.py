@@ -1,7 +1,7 @@
-"""Malformed map files and map dicts (issue 15 item 2): always a ``MapError`` with a
+"""Malformed map files and map dicts: always a ``MapError`` with a
 message, never a foreign exception (``RecursionError``, ``UnicodeDecodeError``, the
 ``ValueError`` of int parsing, ``TypeError``, ``KeyError``); and names that would give two
-legal moves one name are refused (item 9)."""
+legal moves one name are refused."""
 
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ def test_a_map_file_that_is_a_directory_is_a_map_error(tmp_path):
 
 @pytest.mark.parametrize("name", ["g3", "G12", " g1 ", "port", "Active"])
 def test_a_port_may_not_be_named_like_a_galley_or_a_notation_word(name):
-    """'recruit g3' names galley 3 (item 9: one name per legal move)."""
+    """'recruit g3' names galley 3 (one name per legal move)."""
     with pytest.raises(MapError, match="reserved by the move notation"):
         validate_map(edited(lambda s: s["ports"][1].update(name=name)))
 

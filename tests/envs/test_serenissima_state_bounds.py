@@ -1,4 +1,4 @@
-"""A loaded Serenissima state is memory-safe (issue 15 item 1).
+"""A loaded Serenissima state is memory-safe.
 
 ``FIELD_BOUNDS`` covers every saved field; values outside are refused by the loader, and
 ``validate_state`` refuses what one range cannot express: indices bounded by the map in
@@ -106,7 +106,7 @@ print(counts[0], counts[1])
 """
 
 
-def test_the_crashing_values_of_the_issue_are_refused_or_play_safely():
+def test_values_that_once_crashed_observe_are_refused_or_play_safely():
     """a_start_zone, a_opt, a_owner, the g_* fields, galley_zone set to 2**61, -5, 9, 49,
     999 (and more) used to end the process in observe(); now each is refused with
     StateFormatError or plays on with every invariant."""

@@ -1,7 +1,7 @@
 """Per-game copies of the generic loops (``envs/core/specialize.py``), cached by numba.
 
 A new process must load the batched stepper's compiled loops from the on-disk cache, not
-compile them again (issue 16), and the generated source must stay byte-identical across
+compile them again, and the generated source must stay byte-identical across
 processes (numba keys its cache on the file's modification time).
 """
 

@@ -1,4 +1,4 @@
-"""What a careless or hostile user feeds in, for every game (issue 15).
+"""What a careless or hostile user feeds in, for every game.
 
 Saved-state text and fields, actions, calls out of order, constructor options, degenerate
 policies and the start seat: each gets a clear error (and leaves the env as it was) or
@@ -42,7 +42,7 @@ def _refused_untouched(env, text, match=None):
     np.testing.assert_array_equal(env.action_mask(), mask_before)
 
 
-# --- item 1: every field has a range, and a value outside it is refused ---------------------
+# --- every field has a range, and a value outside it is refused -----------------------------
 
 @pytest.mark.parametrize("name", GAMES)
 def test_every_state_field_has_bounds(name):
@@ -67,7 +67,7 @@ def test_a_field_outside_its_bounds_is_refused_and_the_env_untouched(name):
             _refused_untouched(env, json.dumps(data), match=field)
 
 
-# --- item 2: malformed text is StateFormatError, never a foreign exception -----------------
+# --- malformed text is StateFormatError, never a foreign exception -------------------------
 
 def _with(saved: str, **top) -> str:
     data = json.loads(saved)
@@ -112,7 +112,7 @@ def test_the_rng_round_trips_as_decimal_strings(name):
     np.testing.assert_array_equal(twin.state, env.state)
 
 
-# --- item 5: only integers are actions ------------------------------------------------------
+# --- only integers are actions --------------------------------------------------------------
 
 @pytest.mark.parametrize("name", GAMES)
 def test_non_integer_actions_are_refused_like_any_other(name):
@@ -128,7 +128,7 @@ def test_non_integer_actions_are_refused_like_any_other(name):
     env.step(np.int16(legal))                                     # numpy integers are fine
 
 
-# --- item 6: calls out of order -------------------------------------------------------------
+# --- calls out of order ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", GAMES)
 def test_step_last_and_observe_before_reset_say_so(name):
@@ -167,7 +167,7 @@ def test_after_every_agent_left_step_none_warns_and_last_keeps_the_end(name):
     assert env.agents == env.possible_agents
 
 
-# --- item 4: constructor options, all checked at once ---------------------------------------
+# --- constructor options, all checked at once -----------------------------------------------
 
 def _junk_for(default):
     if isinstance(default, bool):
@@ -205,7 +205,7 @@ def test_env_options_refuse_junk(name):
             make(name, num_players=count)
 
 
-# --- item 3: degenerate policies end, by the rules or at the cap ----------------------------
+# --- degenerate policies end, by the rules or at the cap ------------------------------------
 
 def _degenerate(kind):
     def choose(env):
@@ -240,7 +240,7 @@ def test_degenerate_policies_end_by_the_rules_or_at_the_cap(name, kind):
         assert not any(env.terminations.values())
 
 
-# --- item 10: the start player follows the rulebooks, drawn from the seed -------------------
+# --- the start player follows the rulebooks, drawn from the seed ----------------------------
 
 @pytest.mark.parametrize("name", GAMES)
 def test_start_seat_is_random_from_the_seed_unless_fixed(name):
@@ -260,7 +260,7 @@ def test_start_seat_is_random_from_the_seed_unless_fixed(name):
             assert fixed.agent_selection == f"player_{seat}"
 
 
-# --- item 9: one name per action, the same in every API -------------------------------------
+# --- one name per action, the same in every API ---------------------------------------------
 
 @pytest.mark.parametrize("name", GAMES)
 def test_each_legal_action_has_its_own_name_that_parses_back(name):

@@ -100,7 +100,7 @@ def test_maskable_ppo_trains_and_plays_legal_moves():
 
 
 def test_a_game_cut_at_its_cap_is_truncated_not_terminated():
-    """Issue 15 item 8: a learner that bootstraps must see the cut as a truncation."""
+    """A learner that bootstraps must see the cut as a truncation."""
     env = SingleAgentEnv("hansa_v0", opponents=["random"], max_turns=3)
     rng = np.random.default_rng(0)
     env.reset(seed=1)

@@ -1,4 +1,4 @@
-"""What the page draws (issue 20): the PNG encoder against Pillow's decoder, the click
+"""What the page draws: the PNG encoder against Pillow's decoder, the click
 boxes against the picture they lie on, and ``meeplezoo serve`` started for real."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Click boxes of Hansa Teutonica, Hansa and Serenissima (issue 31): on positions from
+"""Click boxes of Hansa Teutonica, Hansa and Serenissima: on positions from
 random games every box lies inside the picture, stands for legal moves only, sits where the
 picture draws its place (checked against the render's own layout and pixels), and no box
 hides another's centre; most legal moves and nearly every decision get one."""

@@ -1,4 +1,4 @@
-"""The page in a real browser (issues 20, 31): headless Chromium driven by Selenium plays
+"""The page in a real browser: headless Chromium driven by Selenium plays
 every game human vs random by clicking to the end (on the board wherever a move has a
 place there, at least ``BOARD_SHARE`` of the person's moves) and finds the env's scores
 shown under their label; a replay is stepped through; an illegal typed move and a corrupt
@@ -41,7 +41,7 @@ from meeplezoo.play import replay as replays  # noqa: E402
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 GAMES = {"hansa": {}, "saint_malo": {}, "carcassonne": {}, "serenissima": {},
          "hansa_teutonica": {"max_decisions": "300"}}     # see test_server_api.GAMES
-# Issue 31: of a person's moves, at least this share made on the board (every game;
+# Of a person's moves, at least this share made on the board (every game;
 # Saint Malo's dice and scoring choices are on its dice).
 BOARD_SHARE: dict[str, float] = {}
 # A screenshot candidate every so many moves (~0.25 s each with the hover): often when

@@ -32,7 +32,7 @@ def test_training_demo_trains_and_rates(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "1/3 training" in out and "3/3 arena" in out and "vs random" in out
     assert "az:default,sims=64" in out                 # the shipped bot plays too
-    # issue 31: every line of the demo fits 120 columns; the trained bot's checkpoint
+    # every line of the demo fits 120 columns; the trained bot's checkpoint
     # path is a label in the tables, spelled out in the legend
     widest = max(out.splitlines(), key=len)
     assert len(widest) <= 120, widest

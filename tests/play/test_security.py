@@ -1,4 +1,4 @@
-"""The server's trust boundary (issue 28): a page on another site cannot drive it through
+"""The server's trust boundary: a page on another site cannot drive it through
 the person's browser (Host, Origin and Content-Type checks, ``guard.py``); a request runs
 code only on a loopback server started with ``--allow-code-agents``, and is refused before
 anything is imported or started; hostile bodies, files and specs are 400s that change
@@ -75,10 +75,10 @@ def attack(seat: str) -> dict:
     return {"game": "saint_malo", "seats": ["human", seat], "seed": 1}
 
 
-# --- the issue's attack ----------------------------------------------------------------------
+# --- a cross-site request ----------------------------------------------------------------
 
 @pytest.mark.parametrize("allow", [False, True])
-def test_the_issues_request_is_refused_and_runs_nothing(evil, allow):
+def test_a_cross_site_request_is_refused_and_runs_nothing(evil, allow):
     """curl -X POST .../api/games -H 'Host: attacker.example' -H 'Origin: http://attacker
     .example' -H 'Content-Type: text/plain;charset=UTF-8' --data '{... process:evil.py:Bot}'
     and its parts one at a time; on a server with --allow-code-agents too."""
@@ -88,7 +88,7 @@ def test_the_issues_request_is_refused_and_runs_nothing(evil, allow):
     with TestClient(create_app(allow_code_agents=allow), base_url=LOCAL) as client:
         for headers, status in (
                 ({"Host": "attacker.example", "Origin": "http://attacker.example",
-                  "Content-Type": "text/plain;charset=UTF-8"}, 400),       # the issue's
+                  "Content-Type": "text/plain;charset=UTF-8"}, 400),       # the attack
                 ({"Host": "attacker.example", **JSON}, 400),               # foreign Host only
                 ({"Origin": "http://attacker.example", **JSON}, 403),      # foreign Origin
                 ({"Origin": "null", **JSON}, 403),                         # a sandboxed page

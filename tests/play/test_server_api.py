@@ -1,4 +1,4 @@
-"""The browser's server without a browser (issue 20): for every game a person plays random
+"""The browser's server without a browser: for every game a person plays random
 to the end through the API and the result is the env's; bots, undo, hint, analysis;
 replays and saved games stepped through; every bad request is refused with a clear
 message and changes nothing; two games at once do not mix."""

@@ -225,7 +225,7 @@ def test_play_load_refuses_a_corrupt_saved_game(tmp_path, capsys):
 @pytest.mark.parametrize("seat", ["process:{evil}:Bot", "{evil}:Bot"])
 def test_a_saved_game_file_never_seats_code(tmp_path, capsys, seat):
     """A saved game names its seats; loading one from someone else must not import or
-    start the code it names (issue 28), whether at the command line or with ``load``."""
+    start the code it names, whether at the command line or with ``load``."""
     from meeplezoo.play import cli
 
     marker = tmp_path / "ran"

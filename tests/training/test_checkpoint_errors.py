@@ -1,4 +1,4 @@
-"""Checkpoints a user hands in: each bad one gets one clear error (issue 15, item 7).
+"""Checkpoints a user hands in: each bad one gets one clear error.
 
 Wrong tensor shapes, a missing or malformed ``meta``, non-finite weights, another game's
 sizes: a ``ValueError`` naming the problem from the Python API, one line and exit status 2

@@ -1,4 +1,4 @@
-"""The RLlib worked example (issue 18): RLlib's env check fails on a MeepleZoo env by
+"""The RLlib worked example: RLlib's env check fails on a MeepleZoo env by
 default and passes with ``illegal="penalty"``; PPO with the masking module trains a few
 iterations by self-play and its moves are legal."""
 

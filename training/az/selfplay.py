@@ -156,7 +156,7 @@ class LockstepSelfPlay:
         self.explore_moves, self.late_gumbel = int(explore_moves), float(late_gumbel)
         # A share of the games seats one of ``opponents`` (greedy, mcts:N...) at a random
         # seat: values learnt only from games against itself did not transfer to other
-        # players (issue 29).  Its moves are played, never searched nor recorded.
+        # players.  Its moves are played, never searched nor recorded.
         # ``past`` is the learner itself as it was at earlier checkpoints (remember()).
         from meeplezoo.agents.registry import make_agent
 

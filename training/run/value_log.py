@@ -1,4 +1,4 @@
-"""Value quality at each evaluation of an AlphaZero run (issue 29).
+"""Value quality at each evaluation of an AlphaZero run.
 
 The network's value of a frozen test set's positions (``benchmarks/studies/value_sets.py``:
 greedy and ``mcts:200`` games the bot never played) against their final results, for the

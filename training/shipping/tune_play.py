@@ -1,4 +1,4 @@
-"""Tune a trained bot's play-time search and store the result with the bot (issue 29).
+"""Tune a trained bot's play-time search and store the result with the bot.
 
     python -m meeplezoo.training.shipping.tune_play saint_malo --checkpoint runs/x/checkpoint.pt \\
         --against mcts:1000 --deals 20 --grid c=0.75,1.25,2 fpu=0,parent-0.1,parent-0.3 \\
