@@ -86,12 +86,13 @@ def measure(game: str, checkpoint: Path, deals: int, sims: int, out: Path) -> di
     """Value quality on the frozen set and play against mcts:1000 and greedy."""
     from meeplezoo.benchmarks.arena.versus import score_against
     from meeplezoo.benchmarks.studies import value_quality, value_sets
+    from meeplezoo.training.run import value_measure
 
     row: dict = {"checkpoint": str(checkpoint)}
     path = value_sets.set_path(game, 2)
     if path.exists():
         test_set = value_sets.load_set(path)
-        quality = value_quality.value_quality(
+        quality = value_measure.value_quality(
             value_quality.network_evaluator(str(checkpoint), test_set), test_set)
         row["value_middle"] = quality["mover"]["middle"]["corr"]
         row["value_all"] = quality["mover"]["all"]["corr"]

@@ -31,8 +31,8 @@ from pathlib import Path
 import numpy as np
 
 from meeplezoo.benchmarks.common import RESULTS_DIR, command_main, say, write_report
-from meeplezoo.benchmarks.studies.value_quality import heuristic_evaluator, pearson
 from meeplezoo.benchmarks.studies.value_sets import THIRDS
+from meeplezoo.training.run.value_measure import heuristic_evaluator, pearson
 
 MODES = ("logit", "blend", "direct")
 CHUNK = 512

@@ -9,9 +9,9 @@ import pytest
 
 from meeplezoo.agents.saint_malo_value import heuristic_value
 from meeplezoo.benchmarks.studies import residual_value
-from meeplezoo.benchmarks.studies.value_quality import pearson
 from meeplezoo.envs.core.contract import H_TO_MOVE
 from meeplezoo.training.expert import loop as expert
+from meeplezoo.training.run.value_measure import pearson
 
 GAME = "saint_malo_v0"
 

@@ -11,14 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from meeplezoo.benchmarks.studies.value_quality import (
-    heuristic_evaluator,
-    main,
-    network_evaluator,
-    pearson,
-    quality_of,
-    value_quality,
-)
+from meeplezoo.benchmarks.studies.value_quality import main, network_evaluator
 from meeplezoo.benchmarks.studies.value_sets import (
     THIRDS,
     ValueSet,
@@ -28,6 +21,12 @@ from meeplezoo.benchmarks.studies.value_sets import (
     set_path,
 )
 from meeplezoo.envs.core.contract import H_TO_MOVE
+from meeplezoo.training.run.value_measure import (
+    heuristic_evaluator,
+    pearson,
+    quality_of,
+    value_quality,
+)
 
 GAME = "hansa_v0"
 

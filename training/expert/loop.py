@@ -50,6 +50,7 @@ from meeplezoo.training.run import flags
 from meeplezoo.training.run.checks import check_options, rule_options
 from meeplezoo.training.run.log import tyro_main
 from meeplezoo.training.run.paths import canonical_game
+from meeplezoo.training.run.value_measure import pearson
 
 AZ = AZOptions()        # the self-play run resumes with these defaults unless told otherwise
 PROG = "meeplezoo train --algo expert"
@@ -211,8 +212,6 @@ def split_games(game_index: np.ndarray, holdout: float, rng) -> tuple[np.ndarray
 
 def correlation(a: np.ndarray, b: np.ndarray) -> float:
     """Pearson's, as the value-quality benchmark measures it (NaN where either is flat)."""
-    from meeplezoo.benchmarks.studies.value_quality import pearson
-
     if len(a) < 2:                                    # no held-out games
         return float("nan")
     return float(pearson(np.asarray(a, np.float64), np.asarray(b, np.float64)))

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from meeplezoo.benchmarks.studies.value_sets import THIRDS, load_set, read_header, set_path
 from meeplezoo.training.run.evaluate import append_eval_rows
+from meeplezoo.training.run.value_measure import heuristic_evaluator, value_quality
 
 PARTS = (*THIRDS, "all")
 FIELDS = ("update", "global_step", "elapsed_s", "source", "detail", "positions",
@@ -57,7 +58,6 @@ def log_value_quality(folder: Path, options, network, spec, device, stamp: dict,
     """Measure the network (and, the first time in ``folder``, the heuristic), append the
     rows to ``value_quality.csv`` and TensorBoard; the rows (none where it is off)."""
     from meeplezoo.agents.az.evaluator import NetworkEvaluator
-    from meeplezoo.benchmarks.studies.value_quality import heuristic_evaluator, value_quality
 
     path = value_set_path(options.value_set, options.game, options.players)
     if path is None:

@@ -76,7 +76,7 @@ def mover_differences(module, states: np.ndarray, shape: np.ndarray) -> np.ndarr
 
 def fit_value(game: str, value_set, progress: bool = True) -> dict:
     """The fit's record (module docstring) from a 2-seat value set of ``game``."""
-    from meeplezoo.benchmarks.studies.value_quality import heuristic_evaluator, quality_of
+    from meeplezoo.training.run.value_measure import heuristic_evaluator, quality_of
 
     module = fitted_module(game)
     if value_set.players != 2:
