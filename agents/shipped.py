@@ -3,7 +3,7 @@
 ``agents/az/bots/<game>.pt`` is ``az:default`` and ``agents/ppo/bots/<game>.pt`` is
 ``ppo:default`` (trained at 2 seats); ``<game>_<N>p.pt`` is ``...:default<N>p``.  A
 variant has its own name: ``<game>_gen.pt`` is ``az:gen``, the bot trained on generated
-boards (issue 30, ``envs/core/boards.py``).  All are written by
+boards (``envs/core/boards.py``).  All are written by
 ``python -m meeplezoo.training.shipping.ship``.
 """
 
