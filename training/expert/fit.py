@@ -1,6 +1,6 @@
 """Supervised passes over recorded positions, shared by ``training.expert``'s pretraining
-and PPO's warm start (``ppo_warm_start.py``): shuffled batches, clipped gradients, one
-row of losses per epoch measured on the held-out games.
+and PPO's warm start (``training/ppo/warm_start.py``): games held out whole, shuffled
+batches, clipped gradients, one row of losses per epoch measured on the held-out games.
 
 Epoch 0 is the network before the fit.  The measured positions are the held-out games'
 (columns ``held-out_*``) or, where no game is held out, the training positions
@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import torch
 from torch import nn
+
+from meeplezoo.training.run.value_measure import pearson
 
 
 def fit_epochs(network: nn.Module, optimizer: torch.optim.Optimizer, train_rows: np.ndarray,
@@ -60,3 +62,20 @@ def write_history(path: Path, history: list[dict]) -> None:
         writer = csv.DictWriter(handle, fieldnames=fields, restval="")
         writer.writeheader()
         writer.writerows(history)
+
+
+def split_games(game_index: np.ndarray, holdout: float, rng) -> tuple[np.ndarray, np.ndarray]:
+    """(training rows, held-out rows), whole games apart: positions of one game share its
+    result, so a split by position would measure memory, not judgement."""
+    games = np.unique(game_index)
+    held = min(len(games) - 1, max(1 if holdout > 0 else 0, round(holdout * len(games))))
+    held_games = rng.permutation(games)[:held]
+    is_held = np.isin(game_index, held_games)
+    return np.flatnonzero(~is_held), np.flatnonzero(is_held)
+
+
+def correlation(a: np.ndarray, b: np.ndarray) -> float:
+    """Pearson's, as the value-quality benchmark measures it (NaN where either is flat)."""
+    if len(a) < 2:                                    # no held-out games
+        return float("nan")
+    return float(pearson(np.asarray(a, np.float64), np.asarray(b, np.float64)))

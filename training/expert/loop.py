@@ -36,9 +36,9 @@ import torch
 
 from meeplezoo.envs import spec
 from meeplezoo.training.az.learner import Learner, az_loss
-from meeplezoo.training.az.loop import Options as AZOptions
+from meeplezoo.training.az.options import Options as AZOptions
 from meeplezoo.training.az.selfplay import BUFFER_FIELDS
-from meeplezoo.training.expert.fit import fit_epochs, write_history
+from meeplezoo.training.expert.fit import correlation, fit_epochs, split_games, write_history
 from meeplezoo.training.expert.games import (
     buffer_rows,
     generate,
@@ -50,7 +50,6 @@ from meeplezoo.training.run import flags
 from meeplezoo.training.run.checks import check_options, rule_options
 from meeplezoo.training.run.log import tyro_main
 from meeplezoo.training.run.paths import canonical_game
-from meeplezoo.training.run.value_measure import pearson
 
 AZ = AZOptions()        # the self-play run resumes with these defaults unless told otherwise
 PROG = "meeplezoo train --algo expert"
@@ -198,23 +197,6 @@ def az_options(options: Options) -> AZOptions:
     """The options of the self-play run that resumes from this one."""
     return AZOptions(**{name: getattr(options, name) for name in SHARED},
                      min_buffer=min(AZ.min_buffer, options.buffer_size))
-
-
-def split_games(game_index: np.ndarray, holdout: float, rng) -> tuple[np.ndarray, np.ndarray]:
-    """(training rows, held-out rows), whole games apart: positions of one game share its
-    result, so a split by position would measure memory, not judgement."""
-    games = np.unique(game_index)
-    held = min(len(games) - 1, max(1 if holdout > 0 else 0, round(holdout * len(games))))
-    held_games = rng.permutation(games)[:held]
-    is_held = np.isin(game_index, held_games)
-    return np.flatnonzero(~is_held), np.flatnonzero(is_held)
-
-
-def correlation(a: np.ndarray, b: np.ndarray) -> float:
-    """Pearson's, as the value-quality benchmark measures it (NaN where either is flat)."""
-    if len(a) < 2:                                    # no held-out games
-        return float("nan")
-    return float(pearson(np.asarray(a, np.float64), np.asarray(b, np.float64)))
 
 
 @torch.no_grad()

@@ -27,6 +27,7 @@ from meeplezoo.envs import spec
 from meeplezoo.envs.core.batch import BatchEnv
 from meeplezoo.training.ppo.collect import Collector, compute_gae
 from meeplezoo.training.ppo.pool import OpponentPool
+from meeplezoo.training.ppo.warm_start import warm_rows, warm_start
 from meeplezoo.training.run.checkpoint import keep_copy, remove_stale_temporaries, save_checkpoint
 from meeplezoo.training.run.checks import board_options, check_options, rule_options
 from meeplezoo.training.run.evaluate import append_eval_rows, evaluate_checkpoint
@@ -211,9 +212,6 @@ def train(options: Options) -> dict:
     resume_or_refuse(options, checkpoint_path, meta, policy, optimizer, counters, np_rng, device)
     warm = None
     if options.warm_start and not options.resume:
-        # (imported here: it imports training.expert, which imports this module)
-        from meeplezoo.training.ppo.warm_start import warm_rows, warm_start
-
         warm = warm_rows(game_spec, options)           # a bad file is refused before any write
     folder.mkdir(parents=True, exist_ok=True)
     if warm is not None:

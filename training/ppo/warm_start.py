@@ -39,11 +39,12 @@ from torch import nn
 from torch.nn import functional as F
 
 from meeplezoo.agents.layers import masked_logits
-from meeplezoo.training.expert.fit import fit_epochs, write_history
+from meeplezoo.training.az.options import Options as AZOptions
+from meeplezoo.training.expert.fit import correlation, fit_epochs, split_games, write_history
 from meeplezoo.training.expert.games import buffer_rows, load_positions
-from meeplezoo.training.expert.loop import AZ, correlation, split_games
 
 HOLDOUT = 0.1
+AZ = AZOptions()        # the fit's batch size and learning rate are the AZ trainer's
 
 
 def warm_rows(game_spec, options) -> dict:
