@@ -1,8 +1,9 @@
 """``process:<spec>``: any agent in a child process of its own.
 
-For agents from another framework, or code that may crash or hang: the child holds the
-agent; for every move the parent sends the game's state (``env.state_to_json()``, one JSON
-line on the child's stdin) and reads the action back (one JSON line).  A child that dies
+For agents from another framework, or code that may crash or hang: the child
+(``isolated_child.py``) holds the agent; for every move the parent sends the game's state
+(``env.state_to_json()``, one JSON line on the child's stdin) and reads the action back
+(one JSON line).  A child that dies
 (a segfault in foreign code included) or exceeds ``move_timeout`` seconds is killed and
 the move raises, which the arena records as a forfeit; the next game starts a new child.
 The agent's own prints go to stderr, so they cannot corrupt the replies.
@@ -15,7 +16,6 @@ POSIX only (the timeout waits on the pipe with ``select``).
 from __future__ import annotations
 
 import json
-import os
 import select
 import subprocess
 import sys
@@ -38,7 +38,7 @@ class IsolatedAgent(Agent):
 
     def _start(self) -> None:
         self.child = subprocess.Popen(
-            [sys.executable, "-m", "meeplezoo.agents.isolated", self.spec, self.game],
+            [sys.executable, "-m", "meeplezoo.agents.isolated_child", self.spec, self.game],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def reset(self, seed: int | None = None) -> None:
@@ -91,48 +91,3 @@ class IsolatedAgent(Agent):
             self._kill()
         except Exception:  # interpreter shutdown: nothing left to clean
             pass
-
-
-def serve(spec: str, game: str) -> int:
-    """The child's loop: build the agent, then answer reset / act lines until stdin ends."""
-    replies = os.fdopen(os.dup(sys.stdout.fileno()), "w", buffering=1)
-    sys.stdout = sys.stderr                            # the agent's prints stay off the pipe
-    from meeplezoo.envs import make
-
-    from .registry import make_agent
-
-    try:
-        agent = make_agent(spec, game, seed=0)
-    except Exception as err:
-        replies.write(json.dumps({"error": f"{type(err).__name__}: {err}", "fatal": True})
-                      + "\n")
-        return 1
-    # Built now, before the first reset is answered, so that loading the game's kernels
-    # is not counted in the first move's time (other player counts reuse the kernels).
-    first = make(game)
-    first.reset(seed=0)
-    envs: dict[int, object] = {first.unwrapped.num_players: first}
-    for line in sys.stdin:
-        message = json.loads(line)
-        try:
-            if message["op"] == "reset":
-                agent.reset(seed=message["seed"])
-                reply = {"ok": None}
-            else:
-                players = message["players"]
-                if players not in envs:
-                    envs[players] = make(game, num_players=players)
-                    envs[players].reset(seed=0)
-                env = envs[players]
-                env.state_from_json(message["state"])
-                action = agent.act(env)
-                reply = {"ok": int(action)}
-        except Exception as err:
-            text = (str(err).strip().splitlines() or [""])[0][:200]
-            reply = {"error": f"{type(err).__name__}: {text}"}
-        replies.write(json.dumps(reply) + "\n")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(serve(sys.argv[1], sys.argv[2]))

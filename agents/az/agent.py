@@ -25,7 +25,9 @@ import numpy as np
 
 from ..base import Agent
 from ..mcts import MCTSAgent
+from ..mcts_spec import mcts_agent
 from ..shipped import shipped_bot
+from ..spec_values import AZ_BOUNDS, check_bounds
 from .gumbel import GumbelMCTS
 from .knowledge import Knowledge, KnowledgeEvaluator
 from .network import make_az_network
@@ -74,8 +76,6 @@ def load_az_checkpoint(path: str | Path, device: str = "cpu"):
 def check_play_record(play: dict, where: str) -> None:
     """Each recorded setting of the right type and in the bounds ``az:`` options have: a
     checkpoint's file must not make a bot search forever or crash mid-game."""
-    from ..registry import AZ_BOUNDS, _check_bounds
-
     choices = {"fpu_mode": ("fixed", "parent"), "backup": ("mean", "max"),
                "leaf": ("", "heuristic", "fitted"), "search": ("network", "uct"),
                "cut": ("score", "leaf")}
@@ -85,7 +85,7 @@ def check_play_record(play: dict, where: str) -> None:
                 isinstance(value, bool) or not isinstance(value, (int, float)) or
                 expected is int and not isinstance(value, int)):
             raise ValueError(f"{where}: play setting {key}={value!r} is not a valid value")
-    _check_bounds(f"{where}: play", play, AZ_BOUNDS)
+    check_bounds(f"{where}: play", play, AZ_BOUNDS)
 
 
 def load_az_network(path: str | Path, device: str = "cpu"):
@@ -146,15 +146,13 @@ class AZAgent(Agent):
 
     def _tuned_search(self, settings: dict, seed: int | None):
         """``search=uct``: the game's ``mcts:N`` defaults with the recorded leaf."""
-        from ..registry import make_agent
-
         if self.simulations < 1:
             raise ValueError("search=uct needs sims >= 1 (sims=0 is the network's policy)")
         if settings["lam"] != 0.0 or settings["prior_mix"] != 0.0:
             raise ValueError("search=uct leaves the network out: it needs lam=0 and pmix=0 "
                              f"(got lam={settings['lam']:g}, pmix={settings['prior_mix']:g})")
-        return make_agent(",".join([f"mcts:{self.simulations}",
-                                    *self.knowledge.search_options()]), self.game, seed=seed)
+        return mcts_agent(self.game, seed, ",".join([str(self.simulations),
+                                                     *self.knowledge.search_options()]))
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)

@@ -2,7 +2,7 @@
 
 ``mcts:1000`` is strong because it values leaves with the game's compiled heuristic (Saint
 Malo, Hansa Teutonica, Carcassonne) or heuristic rollouts (Hansa, Serenissima) and puts a
-share of each prior on the heuristic's move (``agents/registry.py``
+share of each prior on the heuristic's move (``agents/mcts_spec.py``
 ``GAME_MCTS_DEFAULTS``).  A network trained from nothing knows none of that, so the
 network search can borrow it:
 
@@ -25,6 +25,7 @@ import math
 
 import numpy as np
 
+from meeplezoo.agents.mcts_spec import mcts_agent
 from meeplezoo.envs.core.contract import H_NUM_PLAYERS, MASK_DTYPE, GameSpec
 from meeplezoo.envs.core.rng import new_rng
 
@@ -87,11 +88,10 @@ class HeuristicLeaves:
         ``rollout`` in place of what the game's tuned search uses (None); ``options``:
         more ``mcts:`` options (``depth=12``, ``cut=leaf``)."""
         from meeplezoo.agents.mcts.agent import search_module
-        from meeplezoo.agents.registry import make_agent
 
         # the game's search defaults, the leaf's kind (and options) replaced where asked
         chosen = ([f"leaf={leaf}"] if leaf is not None else []) + list(options)
-        tuned = make_agent(",".join(["mcts:1", *chosen]), spec.name)
+        tuned = mcts_agent(spec.name, None, ",".join(["1", *chosen]))
         module = search_module(spec, tuned.rollout, tuned.leaf_value)
         self.spec, self.rollouts = spec, int(rollouts)
         self._values, self._moves = module.heuristic_values, module.heuristic_moves

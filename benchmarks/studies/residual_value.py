@@ -122,7 +122,7 @@ def fit(mode: str, obs, heuristic, results, train, held, hidden: int, epochs: in
 def run(args) -> int:
     import torch
 
-    from meeplezoo.agents.registry import LEAF_VALUES
+    from meeplezoo.agents.mcts_spec import LEAF_VALUES
     from meeplezoo.envs import spec
     from meeplezoo.envs.versions import rules_name
     from meeplezoo.training.expert.games import load_positions

@@ -13,7 +13,9 @@ from meeplezoo.agents.az.agent import PLAY_DEFAULTS, AZAgent
 from meeplezoo.agents.az.knowledge import HeuristicLeaves, Knowledge, KnowledgeEvaluator
 from meeplezoo.agents.az.network import make_az_network
 from meeplezoo.agents.mcts import MCTSAgent
-from meeplezoo.agents.registry import LEAF_VALUES, _load, make_agent
+from meeplezoo.agents.mcts_spec import LEAF_VALUES
+from meeplezoo.agents.registry import make_agent
+from meeplezoo.agents.spec_values import load_object
 from meeplezoo.envs import make, spec
 from meeplezoo.training.run.checkpoint import save_checkpoint
 
@@ -45,7 +47,7 @@ def test_batched_heuristic_values_are_the_games_leaf_value(game):
     assert make_agent("mcts:1", game).leaf_value is not None
     states, _ = _positions(game, 40)
     batched = HeuristicLeaves(spec(game)).values(states)
-    leaf_value = _load(LEAF_VALUES[game])
+    leaf_value = load_object(LEAF_VALUES[game])
     for row, state in enumerate(states):
         one = np.zeros(2)
         leaf_value(state.copy(), np.zeros(0), one)
@@ -124,10 +126,10 @@ def test_first_play_urgency_from_the_parent_changes_what_puct_tries():
     chosen = {}
     for mode in ("fixed", "parent"):
         agent = MCTSAgent(simulations=300, prior=0.5, fpu_mode=mode, fpu=0.2,
-                          leaf_value=_load(LEAF_VALUES["saint_malo_v0"]), seed=1)
+                          leaf_value=load_object(LEAF_VALUES["saint_malo_v0"]), seed=1)
         first = agent.act(env)
         again = MCTSAgent(simulations=300, prior=0.5, fpu_mode=mode, fpu=0.2,
-                          leaf_value=_load(LEAF_VALUES["saint_malo_v0"]), seed=1).act(env)
+                          leaf_value=load_object(LEAF_VALUES["saint_malo_v0"]), seed=1).act(env)
         assert first == again and env.action_mask()[first]
         chosen[mode] = sorted(n for _, n, _ in agent.tree.root_children())
     assert chosen["fixed"] != chosen["parent"]          # the visits are spread differently

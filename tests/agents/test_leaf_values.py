@@ -27,10 +27,10 @@ def test_equal_totals_are_worth_nothing_and_only_the_seats_in_play_are_written()
 
 @pytest.mark.parametrize("game, players", [("hansa_teutonica_v0", 3), ("carcassonne_v0", 2)])
 def test_game_leaf_values_are_zero_sum_and_bounded(game, players):
-    from meeplezoo.agents.registry import _leaf_value
+    from meeplezoo.agents.mcts_spec import leaf_value
     from meeplezoo.envs import make
 
-    leaf, _ = _leaf_value(game, "heuristic")
+    leaf, _ = leaf_value(game, "heuristic")
     env = make(game, num_players=players)
     env.reset(seed=1)
     rng = np.random.default_rng(1)

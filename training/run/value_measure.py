@@ -108,7 +108,7 @@ def heuristic_evaluator(game: str, kind: str = "auto", rollouts: int = 16,
     or auto (leaf where the game has one).  A finished game is its result."""
     from meeplezoo.agents.az.knowledge import HeuristicLeaves
     from meeplezoo.agents.mcts.uct import P_ROLLOUT_DEPTH
-    from meeplezoo.agents.registry import LEAF_VALUES
+    from meeplezoo.agents.mcts_spec import LEAF_VALUES
     from meeplezoo.envs import spec
     from meeplezoo.envs.versions import rules_name
 
