@@ -12,7 +12,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-VARIANTS = ("gen",)          # shipped bots besides the default, by the name they play as
+# Shipped bots besides the default, by the name they play as: ``gen`` trained on generated
+# boards, ``distilled`` a PPO policy distilled into the AlphaZero-style network.
+DISTILLED = "distilled"
+VARIANTS = ("gen", DISTILLED)
 AGENTS_DIR = Path(__file__).parent
 # Where the package's own bots and fitted values lie: the only files a request to the
 # browser server may make it read, unless its owner allows a folder (``--allow-files``).

@@ -1,4 +1,4 @@
-"""The ``meeplezoo`` command line: ``demo``, ``games``, ``play``, ``serve``, ``replay``,
+"""The ``meeplezoo`` command line: ``demo``, ``games``, ``bots``, ``play``, ``serve``, ``replay``,
 ``arena``, ``match``, ``rate``, ``generalisation``, ``train``, ``warmup``, ``bench``.
 
 ``meeplezoo demo`` trains a Hansa bot by search and self-play for a few minutes and rates
@@ -52,6 +52,14 @@ def demo(args) -> int:
     print(f"\n{results_table(records)}\n({time.perf_counter() - started:.1f} s)\n")
     print("Final position of the last game:")
     print(env.unwrapped.spec.render_ansi(env.state))
+    return 0
+
+
+def bots(args) -> int:
+    from meeplezoo.agents.catalogue import listing
+    from meeplezoo.benchmarks.arena.arena import resolve_game
+
+    print(listing(resolve_game(args.game) if args.game else None))
     return 0
 
 
@@ -123,10 +131,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=demo)
     p = commands.add_parser("games", help="list the games")
     p.set_defaults(handler=lambda args: print("\n".join(names())) or 0)
-    from meeplezoo.play import (
-        replay,  # light: no torch until a ppo seat asks for it
-        terminal,  # light: no torch until a ppo seat asks for it
-    )
+    p = commands.add_parser("bots", help="the shipped bots of a game (or of every game) by "
+                            "player count: what each is, its score against mcts:1000 and the "
+                            "command that measured it; 'best' is the strongest")
+    p.add_argument("game", nargs="?", default=None)
+    p.set_defaults(handler=bots)
+    from meeplezoo.play import replay, terminal  # light: no torch until a ppo seat asks
 
     p = commands.add_parser("play", help="play against bots in the terminal")
     terminal.add_arguments(p)

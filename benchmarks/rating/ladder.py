@@ -43,7 +43,12 @@ from pathlib import Path
 import numpy as np
 
 from meeplezoo.benchmarks.arena.fingerprints import bot_fingerprint
-from meeplezoo.benchmarks.rating.ladder_check import check_fields, check_records
+from meeplezoo.benchmarks.rating.ladder_check import (
+    check_fields,
+    check_records,
+    meaning,
+    renamed_anchors,
+)
 from meeplezoo.benchmarks.rating.ratings import points_over
 from meeplezoo.envs.core.files import FileRefused, check_allowed, parse_json, read_gzip, read_json
 
@@ -203,6 +208,10 @@ def load_ladder(name_or_path: str, check_bots: bool = True) -> dict:
         # The fields first: a ladder naming code to run is refused before anything is read
         # or built from it (``ladder_check.py``).
         check_fields(ladder, FORMAT)
+        if check_bots and renamed_anchors(ladder):
+            raise ValueError(f"it was built before the bots were renamed: "
+                             f"{meaning(ladder)}; rate with "
+                             f"{ladder_for(ladder['game'], ladder['players'])}")
         changed = changed_bots(ladder) if check_bots else []
         if changed:
             raise ValueError(f"{', '.join(changed)} shipped since it was built is another "

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 
-from meeplezoo.agents.registry import MCTS_OPTIONS
+from meeplezoo.agents.mcts_spec import MCTS_OPTIONS
 
 # Budgets are bounded so a ladder cannot make ``rate`` think for ever: the shipped anchors
 # use mcts:200 and mcts:1000.
@@ -29,7 +29,7 @@ _MCTS = (r"mcts:(?:\d{1,6}|\d{1,3}(?:\.\d{1,3})?s)"
          rf"(?:,(?:{'|'.join(map(re.escape, MCTS_OPTIONS))})=[A-Za-z0-9_.]{{1,12}})*")
 ANCHOR_SPEC = re.compile(rf"random|greedy|expert|{_MCTS}"
                          r"|az:default(?:[2-6]p)?(?:,sims=\d{1,6}|,root=(?:puct|gumbel))*"
-                         r"|ppo:default(?:[2-6]p)?(?:,sample)?")
+                         r"|ppo:default(?:[2-6]p)?(?:,sample)?|ppo:distilled(?:[2-6]p)?")
 METHODS = {"bradley_terry": "elo", "plackett_luce": "openskill_mu"}
 MAX_PLAYERS = 6
 MAX_ANCHORS = 24             # C(24, 6) tables is still quick to list at every load
@@ -103,11 +103,11 @@ def check_fields(ladder, version: int) -> None:
     # checkpoint has its fingerprint, so a ladder cannot skip the check by leaving it out.
     bots = ladder.get("bots", {})
     names = {row["agent"] for row in ladder["anchors"]}
-    networks = {name for name in names if re.match(r"(az|ppo):", name)}
-    if not isinstance(bots, dict) or set(bots) != networks or not all(
+    files = {name for name in names if re.match(r"(az|ppo):", name) or "leaf=fitted" in name}
+    if not isinstance(bots, dict) or set(bots) != files or not all(
             isinstance(v, str) and re.fullmatch(r"[0-9a-f]{64}", v) for v in bots.values()):
-        raise ValueError("bots must map each az:default / ppo:default anchor (and nothing "
-                         "else) to the sha256 of its checkpoint")
+        raise ValueError("bots must map each anchor that loads a file (az:, ppo:, "
+                         "leaf=fitted), and nothing else, to the sha256 of its file")
 
 
 def _check_deals(key: str, deals) -> None:
@@ -189,3 +189,30 @@ def _check_record(k: int, record, game: str, players: int, names: set, first: in
     if record.get("game", game) != game or record.get("num_players", players) != players:
         raise ValueError(f"record {k + 1} is of {_show(record.get('game'))} at "
                          f"{_show(record.get('num_players'))} players, not {game} at {players}")
+
+
+# What a ladder built before the shipped bots were named for what they are meant by its
+# anchors (``ladder_names.py`` re-issues such a ladder under today's names).
+NAMING = 2                        # anchors named as ``agents/catalogue.py`` names the bots
+# By game: an anchor's name in a ladder built before, and the bot's name today.
+RENAMED = {
+    "saint_malo_v0": {"az:default": "ppo:distilled", "az:default3p": "ppo:distilled3p"},
+    "hansa_teutonica_v0": {"az:default": "ppo:distilled"},
+    "carcassonne_v1": {"az:default": "mcts:100,leaf=fitted"},
+    "serenissima_v0": {"az:default": "mcts:300,leaf=fitted,depth=12,cut=leaf"},
+}
+
+
+def renamed_anchors(ladder: dict) -> dict[str, str]:
+    """``{name in the ladder: name today}`` for a ladder built before the renaming."""
+    if ladder.get("naming") == NAMING:
+        return {}
+    table = RENAMED.get(ladder["game"], {})
+    return {row["agent"]: table[row["agent"]] for row in ladder["anchors"]
+            if row["agent"] in table}
+
+
+def meaning(ladder: dict) -> str:
+    """One line: what the ladder's renamed anchors are called today ('' if none)."""
+    names = renamed_anchors(ladder)
+    return "; ".join(f"its {old} is the bot now named {new}" for old, new in names.items())

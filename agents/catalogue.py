@@ -1,0 +1,204 @@
+"""Every bot that ships, named for what it is, and ``best``: each game's strongest.
+
+A shipped name says what plays:
+
+- ``az:default`` (``az:default<N>p``, ``az:gen``): an AlphaZero-style policy/value network
+  searched with PUCT, its network's value at the leaves (mixed with the game's heuristic
+  where its play record says so);
+- ``ppo:default`` (``...<N>p``): a PPO policy, played by its policy alone;
+- ``ppo:distilled`` (``...<N>p``): a PPO policy distilled into a policy/value network, played
+  by its policy alone (no search);
+- ``mcts:N,leaf=fitted[,...]``: the game's compiled MCTS whose leaves are valued by a linear
+  value fitted to game results (``agents/fitted_values.py``); no network.
+
+:data:`SHIPPED` describes each, game by game and seat count by seat count; ``bots.json``
+beside this file holds the figures (its score against ``mcts:1000`` with its interval and
+games, the think-time ratio, the command that measured it), generated from the arena
+records by ``python -m meeplezoo.benchmarks.studies.bot_bars catalogue`` and never typed by
+hand; ``meeplezoo bots [GAME]`` prints both.  ``best`` plays :data:`BEST`'s bot for the
+game and the number of seats it finds at its first move.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from .base import Agent
+
+CATALOGUE_FILE = Path(__file__).parent / "bots.json"
+FALLBACK = "mcts:1000"          # ``best`` where no bot was measured at that many seats
+
+
+@dataclass(frozen=True)
+class ShippedBot:
+    """One shipped name at one seat count: what it is, and where its figures come from
+    (``record``: the arena folder of ``results/bot_bars`` and the name the bot had there)."""
+
+    game: str
+    players: int
+    name: str
+    method: str
+    network: bool
+    search: str
+    record: tuple[str, str] | None = None
+
+
+DISTILLED = "PPO policy distilled into a policy/value network"
+FITTED = "MCTS with a linear leaf value fitted to game results"
+AZ = "AlphaZero-style policy/value network"
+PPO = "PPO policy network"
+SHIPPED = [
+    ShippedBot("saint_malo_v0", 2, "ppo:distilled", DISTILLED, True, "none (the policy alone)",
+               ("saint_malo_v0", "az:default")),
+    ShippedBot("saint_malo_v0", 3, "ppo:distilled3p", DISTILLED, True,
+               "none (the policy alone)", ("saint_malo_v0_3p", "az:default3p")),
+    ShippedBot("saint_malo_v0", 2, "ppo:default", PPO, True, "none (the policy alone)"),
+    ShippedBot("saint_malo_v0", 3, "ppo:default3p", PPO, True, "none (the policy alone)"),
+    ShippedBot("hansa_teutonica_v0", 2, "ppo:distilled", DISTILLED, True,
+               "none (the policy alone)", ("hansa_teutonica_v0", "az:default")),
+    ShippedBot("hansa_teutonica_v0", 2, "ppo:default", PPO, True, "none (the policy alone)"),
+    ShippedBot("carcassonne_v1", 2, "mcts:100,leaf=fitted", FITTED, False,
+               "UCT, 100 simulations, fitted leaf", ("carcassonne_v1", "az:default")),
+    ShippedBot("carcassonne_v1", 2, "az:default", AZ, True, "PUCT, 100 simulations"),
+    ShippedBot("carcassonne_v1", 2, "ppo:default", PPO, True, "none (the policy alone)"),
+    ShippedBot("carcassonne_v0", 2, "mcts:100,leaf=fitted", FITTED, False,
+               "UCT, 100 simulations, fitted leaf"),
+    ShippedBot("carcassonne_v0", 2, "az:default", AZ + " (convolutional)", True,
+               "PUCT, 200 simulations"),
+    ShippedBot("carcassonne_v0", 2, "ppo:default", PPO, True, "none (the policy alone)"),
+    ShippedBot("hansa_v0", 2, "az:default", AZ, True, "PUCT, 64 simulations",
+               ("hansa_v0", "az:default")),
+    ShippedBot("hansa_v0", 3, "az:default3p", AZ, True,
+               "PUCT, 200 simulations, leaf half network, half heuristic",
+               ("hansa_v0_3p", "az:default3p,sims=200,lam=0.5")),
+    ShippedBot("hansa_v0", 2, "az:gen", AZ + " trained on generated boards", True,
+               "PUCT, 200 simulations, leaf half network, half heuristic"),
+    ShippedBot("hansa_v0", 2, "ppo:default", PPO, True, "none (the policy alone)"),
+    ShippedBot("serenissima_v0", 2, "mcts:300,leaf=fitted,depth=12,cut=leaf", FITTED, False,
+               "UCT, 300 simulations of 12-decision heuristic rollouts valued by the fitted "
+               "leaf at the cut", ("serenissima_v0", "az:default")),
+    ShippedBot("serenissima_v0", 2, "mcts:1000,leaf=fitted:gen,depth=12,cut=leaf",
+               FITTED + " on generated maps", False,
+               "UCT, 1,000 simulations of 12-decision heuristic rollouts, fitted leaf"),
+    ShippedBot("serenissima_v0", 2, "az:default", AZ, True, "PUCT, 300 simulations"),
+    ShippedBot("serenissima_v0", 2, "ppo:default", PPO, True, "none (the policy alone)"),
+    ShippedBot("serenissima_v1", 2, "mcts:300,leaf=fitted,depth=12,cut=leaf", FITTED, False,
+               "as on serenissima_v0 (the same fitted leaf; its rules differ only in two "
+               "legal-move details)"),
+]
+# Games whose measured bot also plays another version of the same tables (the fitted
+# leaf and the tuned search are keyed by the rules' tables: ``envs/versions.py``).
+MEASURED_ON = {"carcassonne_v0": "carcassonne_v1", "serenissima_v1": "serenissima_v0"}
+
+
+def ahead_of_search(figure: dict) -> bool:
+    """Whether a measured bot beat ``mcts:1000`` (2 players: scored over half; more: a
+    higher OpenSkill mu)."""
+    if figure["kind"] == "score":
+        return figure["score"] > 0.5
+    return figure["mu"] > figure["opponents"]["mcts:1000"]
+
+
+def best_spec(game: str, players: int) -> str:
+    """The spec ``best`` plays for ``game`` at ``players`` seats: the shipped bot measured
+    ahead of ``mcts:1000`` at that count; where none is, the 2-player one when it is a
+    search (a search plays any count), else :data:`FALLBACK` itself."""
+    found = figures()
+    for name in (game, MEASURED_ON.get(game)):
+        for bot in SHIPPED:
+            figure = found.get(f"{name}/{players}/{bot.name}")
+            if bot.game == name and bot.players == players and figure and \
+                    ahead_of_search(figure):
+                return bot.name
+    if players != 2 and (two := best_spec(game, 2)).startswith("mcts:"):
+        return two
+    return FALLBACK
+
+
+def figures() -> dict:
+    """``bots.json``: ``{"<game>/<players>/<name>": figures}`` (empty where not built)."""
+    if not CATALOGUE_FILE.is_file():
+        return {}
+    return json.loads(CATALOGUE_FILE.read_text())["bots"]
+
+
+def key(bot: ShippedBot) -> str:
+    return f"{bot.game}/{bot.players}/{bot.name}"
+
+
+def listing(game: str | None = None) -> str:
+    """``meeplezoo bots [GAME]``: every shipped bot of ``game`` (or of every game), by seat
+    count: its name, what it is, its measured score and the command that measured it."""
+    found, lines = figures(), []
+    games = sorted({bot.game for bot in SHIPPED})
+    if game is not None:
+        games = [g for g in games if g == game]
+        if not games:
+            raise ValueError(f"no shipped bots for {game!r}; games with some: "
+                             f"{', '.join(sorted({bot.game for bot in SHIPPED}))}")
+    for name in games:
+        lines.append(name)
+        for players in sorted({bot.players for bot in SHIPPED if bot.game == name}):
+            best = best_spec(name, players)
+            lines.append(f"  {players} players (best: {best})")
+            for bot in (b for b in SHIPPED if b.game == name and b.players == players):
+                lines.append(f"    {bot.name}")
+                lines.append(f"      {bot.method}; search: {bot.search}")
+                lines.append(f"      {score_text(found.get(key(bot)))}")
+                if found.get(key(bot)):
+                    figure = found[key(bot)]
+                    then = f" (its name then: {figure['measured_as']})" \
+                        if figure["measured_as"] != bot.name else ""
+                    lines.append(f"      measured by: {figure['command']}{then}")
+        others = sorted({p for p in range(2, 7)} - {b.players for b in SHIPPED if b.game == name})
+        if others:
+            lines.append(f"  other seat counts: no bot measured; best plays "
+                         f"{best_spec(name, others[0])}")
+    return "\n".join(lines)
+
+
+def score_text(figure: dict | None) -> str:
+    if not figure:
+        return "not measured against mcts:1000"
+    if figure["kind"] == "score":
+        return (f"{figure['score']:.3f} [{figure['low']:.3f}, {figure['high']:.3f}] against "
+                f"mcts:1000 over {figure['games']} games, at 1/{figure['think_ratio']:.0f} "
+                f"of its think time")
+    return (f"OpenSkill mu {figure['mu']:+.1f} [{figure['low']:+.1f}, {figure['high']:+.1f}] "
+            f"over {figure['games']} {figure['players']}-player games; mcts:1000 "
+            f"{figure['opponents']['mcts:1000']:+.1f}, greedy {figure['opponents']['greedy']:+.1f}"
+            f"; 1/{figure['think_ratio']:.0f} of mcts:1000's think time")
+
+
+class BestAgent(Agent):
+    """``best``: the strongest shipped bot of the game it plays, at the seat count of the
+    table (known at the first move), built then and kept while the count stays."""
+
+    name = "best"
+
+    def __init__(self, game: str, seed: int | None = None, make=None):
+        super().__init__(seed)
+        self.game, self.seed, self.make = game, seed, make
+        self.inner, self.players = None, None
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        if seed is not None:
+            self.seed = seed
+        if self.inner is not None:
+            self.inner.reset(seed)
+
+    def playing(self, players: int) -> Agent:
+        """The bot ``best`` is at ``players`` seats (built on first use)."""
+        if self.inner is None or self.players != players:
+            self.inner, self.players = self.make(best_spec(self.game, players), self.game,
+                                                 self.seed), players
+        return self.inner
+
+    def set_time_budget(self, seconds: float) -> bool:
+        return False
+
+    def act(self, env) -> int:
+        return self.playing(len(env.possible_agents)).act(env)
