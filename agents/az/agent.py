@@ -10,11 +10,9 @@ the search improves on.
 
 ``leaf=fitted`` gives the heuristic share of each leaf's value (``lam`` < 1) to the value
 fitted to game results that ships for the game (``agents/fitted_values.py``) instead of
-the hand-set one.  ``search=uct`` plays the game's tuned search (``mcts:N`` with the
-game's defaults and that leaf, ``depth=D`` and ``cut=leaf`` passed on: rollouts of D
-decisions whose cut is valued by the leaf) with the bot's simulations, the network
-unused: where a learnt value is the whole of what the bot adds (Carcassonne,
-Serenissima: BENCHMARKS.md), it ships so.
+the hand-set one.  An ``az:`` bot always plays its network (its priors, and its value
+where ``lam`` > 0); the game's tuned search with a fitted leaf and no network is
+``mcts:N,leaf=fitted``.
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ import numpy as np
 
 from ..base import Agent
 from ..mcts import MCTSAgent
-from ..mcts_spec import mcts_agent
 from ..shipped import shipped_bot
 from ..spec_values import AZ_BOUNDS, check_bounds
 from .gumbel import GumbelMCTS
@@ -48,8 +45,7 @@ def shipped_checkpoint(game: str, players: int = 2, variant: str = "") -> Path:
 # options (``az:default,c=1.5,fpu=parent-0.2,lam=0.5``) override both.
 PLAY_DEFAULTS = {"simulations": 200, "c": 1.25, "leaf_batch": 8, "fpu_mode": "fixed",
                  "fpu": 0.0, "lam": 1.0, "prior_mix": 0.0, "rollouts": 1, "margin": 0.0,
-                 "backup": "mean", "leaf": "", "search": "network", "depth": 0,
-                 "cut": "score"}
+                 "backup": "mean", "leaf": "", "depth": 0, "cut": "score"}
 
 
 def load_az_checkpoint(path: str | Path, device: str = "cpu"):
@@ -77,8 +73,7 @@ def check_play_record(play: dict, where: str) -> None:
     """Each recorded setting of the right type and in the bounds ``az:`` options have: a
     checkpoint's file must not make a bot search forever or crash mid-game."""
     choices = {"fpu_mode": ("fixed", "parent"), "backup": ("mean", "max"),
-               "leaf": ("", "heuristic", "fitted"), "search": ("network", "uct"),
-               "cut": ("score", "leaf")}
+               "leaf": ("", "heuristic", "fitted"), "cut": ("score", "leaf")}
     for key, value in play.items():
         expected = type(PLAY_DEFAULTS[key])
         if key in choices and value not in choices[key] or key not in choices and (
@@ -104,8 +99,7 @@ class AZAgent(Agent):
                  lam: float | None = None, prior_mix: float | None = None,
                  rollouts: int | None = None, margin: float | None = None,
                  backup: str | None = None, leaf: str | None = None,
-                 search: str | None = None, depth: int | None = None,
-                 cut: str | None = None, seed: int | None = None):
+                 depth: int | None = None, cut: str | None = None, seed: int | None = None):
         super().__init__(seed)
         if root not in ("puct", "gumbel"):
             raise ValueError(f"root must be puct or gumbel, not {root!r}")
@@ -113,7 +107,7 @@ class AZAgent(Agent):
         given = {"simulations": simulations, "c": c, "leaf_batch": leaf_batch,
                  "fpu_mode": fpu_mode, "fpu": fpu, "lam": lam, "prior_mix": prior_mix,
                  "rollouts": rollouts, "margin": margin, "backup": backup, "leaf": leaf,
-                 "search": search, "depth": depth, "cut": cut}
+                 "depth": depth, "cut": cut}
         self.settings = settings = {**PLAY_DEFAULTS, **recorded,
                                     **{k: v for k, v in given.items() if v is not None}}
         if settings["simulations"] < 0:
@@ -133,9 +127,6 @@ class AZAgent(Agent):
                                             seed) if knowledge.used else self.network_evaluator
         self.simulations = int(settings["simulations"])
         self.name = f"az:{checkpoint},sims={self.simulations}"
-        if settings["search"] == "uct":
-            self.search = self._tuned_search(settings, seed)
-            return
         search = GumbelMCTS if root == "gumbel" else MCTSAgent
         extra = {"gumbel_scale": 0.0} if root == "gumbel" else {}
         self.search = None if self.simulations == 0 else search(
@@ -143,16 +134,6 @@ class AZAgent(Agent):
             leaf_batch=int(settings["leaf_batch"]), fpu=float(settings["fpu"]),
             fpu_mode=settings["fpu_mode"], backup=settings["backup"], chance="stratified",
             seed=seed, **extra)
-
-    def _tuned_search(self, settings: dict, seed: int | None):
-        """``search=uct``: the game's ``mcts:N`` defaults with the recorded leaf."""
-        if self.simulations < 1:
-            raise ValueError("search=uct needs sims >= 1 (sims=0 is the network's policy)")
-        if settings["lam"] != 0.0 or settings["prior_mix"] != 0.0:
-            raise ValueError("search=uct leaves the network out: it needs lam=0 and pmix=0 "
-                             f"(got lam={settings['lam']:g}, pmix={settings['prior_mix']:g})")
-        return mcts_agent(self.game, seed, ",".join([str(self.simulations),
-                                                     *self.knowledge.search_options()]))
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)

@@ -178,22 +178,16 @@ def test_missing_corrupt_and_foreign_fits_are_refused(tmp_path):
     assert main(["saint_malo_v0", "--out", str(tmp_path / "x.json")]) == 2
 
 
-def test_az_search_uct_plays_the_tuned_search_with_the_fitted_leaf(tmp_path):
-    """``az:...,search=uct`` is ``mcts:N,leaf=fitted`` move for move (same seed), and
-    refuses a network share it would ignore."""
-    bot = make_agent("az:default,sims=12,search=uct,leaf=fitted,lam=0,pmix=0", GAME, seed=4)
-    search = make_agent("mcts:12,leaf=fitted", GAME, seed=4)
-    assert bot.search.params.tolist() == search.params.tolist()
+def test_an_az_bot_takes_the_fitted_leaf_only_beside_its_network():
+    """``az:...,leaf=fitted`` mixes the fitted value into its network's leaves; a search
+    that leaves the network out is ``mcts:N,leaf=fitted``, never an ``az:`` bot."""
+    bot = make_agent("az:default,sims=12,leaf=fitted,lam=0.5", GAME, seed=4)
+    assert bot.network is not None and bot.knowledge.leaf == "fitted"
     env = make(GAME, num_players=2)
     env.reset(seed=9)
-    bot.reset(seed=4)
-    search.reset(seed=4)
-    for _ in range(12):
-        move = bot.act(env)
-        assert move == search.act(env)
-        env.step(move)
-    with pytest.raises(ValueError, match="search=uct leaves the network out"):
-        make_agent("az:default,sims=12,search=uct,lam=0.5", GAME)
+    assert env.action_mask()[bot.act(env)]
+    with pytest.raises(ValueError, match="always searches with its network"):
+        make_agent("az:default,sims=12,search=uct,lam=0", GAME)
     with pytest.raises(ValueError, match="bad az option 'leaf=evil'"):
         make_agent("az:default,leaf=evil", GAME)
 

@@ -113,12 +113,8 @@ def test_cut_and_depth_reach_the_tuned_search_and_need_their_parts():
     assert agent.params[5] == 2.0 and agent.params[2] == 12
     with pytest.raises(ValueError, match="cut=leaf values rollout cuts with the leaf"):
         make_agent("mcts:8,cut=leaf", GAME)
-    bot = make_agent("az:default,sims=8,search=uct,leaf=fitted,cut=leaf,depth=12,lam=0,"
-                     "pmix=0", GAME)
-    assert bot.search.params.tolist() == agent.params.tolist()
     # the network search's heuristic share is the same search's value
-    mixed = make_agent("az:default,sims=8,search=network,leaf=fitted,cut=leaf,depth=12,"
-                       "lam=0.5", GAME)
+    mixed = make_agent("az:default,sims=8,leaf=fitted,cut=leaf,depth=12,lam=0.5", GAME)
     assert mixed.evaluator.heuristic.params.tolist()[2:] == agent.params.tolist()[2:]
     with pytest.raises(ValueError, match="cut must be 'score' or 'leaf'"):
         from meeplezoo.agents.az.knowledge import Knowledge

@@ -13,6 +13,7 @@ torch = pytest.importorskip("torch")
 
 from meeplezoo.agents.az.agent import shipped_checkpoint  # noqa: E402
 from meeplezoo.agents.ppo import make_network, network_meta  # noqa: E402
+from meeplezoo.agents.ppo.agent import shipped_policy  # noqa: E402
 from meeplezoo.benchmarks.arena import arena  # noqa: E402
 from meeplezoo.benchmarks.arena.fingerprints import bot_fingerprint, fingerprints  # noqa: E402
 from meeplezoo.benchmarks.studies import generalisation  # noqa: E402
@@ -34,8 +35,12 @@ def test_fingerprints_name_the_file_behind_the_spec(tmp_path):
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     assert bot_fingerprint(f"ppo:{path}", GAME) == digest
     assert bot_fingerprint(f"az:{path},sims=8", GAME) == digest          # options ignored
-    shipped = shipped_checkpoint(GAME)
-    assert bot_fingerprint("az:default", GAME) == hashlib.sha256(shipped.read_bytes()).hexdigest()
+    shipped = shipped_policy(GAME, 2, "distilled")
+    assert bot_fingerprint("ppo:distilled", GAME) == \
+        hashlib.sha256(shipped.read_bytes()).hexdigest()
+    shipped = shipped_checkpoint("hansa_v0")
+    assert bot_fingerprint("az:default", "hansa_v0") == \
+        hashlib.sha256(shipped.read_bytes()).hexdigest()
     assert bot_fingerprint("mcts:200", GAME) is None
     assert bot_fingerprint("greedy", GAME) is None
     assert bot_fingerprint(f"ppo:{tmp_path / 'missing.pt'}", GAME) is None

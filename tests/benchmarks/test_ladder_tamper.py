@@ -23,7 +23,7 @@ from meeplezoo.benchmarks.rating import ladder
 from meeplezoo.benchmarks.rating.ladder_check import check_anchor_spec
 from meeplezoo.play import cli
 
-NAME = "hansa_teutonica_v0-2p-ladder-v3"      # the smallest 2-player ladder: 120 games
+NAME = "hansa_teutonica_v0-2p-ladder-v5"      # the smallest 2-player ladder: 120 games
 NAME_3P = "hansa_v0-3p-ladder-v1"
 
 

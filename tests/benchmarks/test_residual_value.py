@@ -71,7 +71,7 @@ def test_thirds_follow_each_games_recorded_order():
 @pytest.mark.parametrize("argv, message", [
     (["hansa_v0", "--positions", "x.npz"], "no compiled heuristic leaf"),
     ([GAME, "--positions", "x.npz", "--holdout", "1"], "--holdout"),
-    ([GAME, "--positions", "missing.npz"], "no such file"),
+    ([GAME, "--positions", "missing.npz"], "no such positions file"),
     ([GAME, "--positions", "x.npz", "--epochs", "0"], "--epochs and --hidden"),
 ])
 def test_bad_input_is_one_line(argv, message, capsys):

@@ -167,8 +167,8 @@ def test_bad_input_is_one_clear_line(tiny, tmp_path, capsys):
     from meeplezoo.agents.az.agent import BOTS_DIR
 
     refused(capsys, [*report, str(path), "--checkpoint", "az:default", "--checkpoint",
-                     f"az:{BOTS_DIR / 'saint_malo_v0.pt'}"],
-            "was trained on saint_malo_v0, the test set is of hansa_v0")
+                     f"az:{BOTS_DIR / 'carcassonne_v1.pt'}"],
+            "was trained on carcassonne_v1, the test set is of hansa_v0")
     refused(capsys, [*report, str(path), "--checkpoint", "az:default3p"],
             "was trained at 3 players, the test set is of 2")
     refused(capsys, [*report, str(path), "--matchup", "random"], "--matchup 'random'")

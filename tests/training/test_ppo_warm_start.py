@@ -92,7 +92,7 @@ def test_a_foreign_or_missing_positions_file_is_refused_before_any_write(
         ppo.train(options(tmp_path, greedy_positions, game="hansa"))
     with pytest.raises(ValueError, match="at 2 players, not saint_malo_v0 at 3"):
         ppo.train(options(tmp_path, greedy_positions, players=3))
-    with pytest.raises(ValueError, match="no such file"):
+    with pytest.raises(ValueError, match="no such positions file"):
         ppo.train(options(tmp_path, tmp_path / "missing.npz"))
     with pytest.raises(ValueError, match="--warm-value-mix"):
         ppo.train(options(tmp_path, greedy_positions, warm_value_mix=1.5))

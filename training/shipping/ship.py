@@ -22,7 +22,7 @@ from pathlib import Path
 
 from meeplezoo.agents.az.agent import BOTS_DIR
 from meeplezoo.agents.ppo.agent import PPO_BOTS_DIR
-from meeplezoo.agents.shipped import VARIANTS, bot_stem
+from meeplezoo.agents.shipped import DISTILLED, VARIANTS, bot_stem
 from meeplezoo.envs import names
 from meeplezoo.envs.versions import rules_name
 from meeplezoo.training.run.checkpoint import export_for_play, load_checkpoint
@@ -139,7 +139,13 @@ def ship_checkpoint(checkpoint: Path, game: str, players: int = 2,
     if payload["meta"].get("game") != game or trained != players:
         raise ValueError(f"{checkpoint} is a {payload['meta'].get('game')} network trained "
                          f"at {trained} players, not {game} at {players}")
-    bots_dir = bots_dir or (BOTS_DIR if algo == "az" else PPO_BOTS_DIR)
+    if variant == DISTILLED:
+        # A PPO policy distilled into the AlphaZero-style network plays by its policy alone
+        # and ships beside the PPO policies, as ``ppo:distilled``.
+        if algo != "az" or (play or {}).get("simulations", 0) != 0:
+            raise ValueError("a distilled policy is an az network played with sims=0")
+        play = {"simulations": 0}
+    bots_dir = bots_dir or (BOTS_DIR if algo == "az" and variant != DISTILLED else PPO_BOTS_DIR)
     bot = export_for_play(checkpoint, bots_dir / f"{bot_stem(game, players, variant)}.pt",
                           half=True, play=play)
     bot.chmod(0o644)                  # package data: readable by every user of the install
@@ -174,7 +180,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="ship this checkpoint for the one GAME named, without training")
     parser.add_argument("--variant", choices=VARIANTS, default=None,
                         help="ship as a named variant (with --from-checkpoint): gen plays as "
-                             "az:gen, the bot trained on generated boards")
+                             "az:gen, the bot trained on generated boards; distilled as "
+                             "ppo:distilled, a PPO policy distilled into the az network "
+                             "(played by its policy alone)")
     parser.add_argument("--play", metavar="OPTIONS", default=None,
                         help="the shipped bot's play record as az: options, e.g. "
                              "sims=64,c=1.5 (with --from-checkpoint; az only)")

@@ -1,8 +1,8 @@
 """Tune a trained bot's play-time search and store the result with the bot.
 
-    python -m meeplezoo.training.shipping.tune_play saint_malo --checkpoint runs/x/checkpoint.pt \\
+    python -m meeplezoo.training.shipping.tune_play hansa --checkpoint runs/x/checkpoint.pt \\
         --against mcts:1000 --deals 20 --grid c=0.75,1.25,2 fpu=0,parent-0.1,parent-0.3 \\
-        lam=0.5,1 --write agents/az/bots/saint_malo_v0.pt
+        lam=0.5,1 --write agents/az/bots/hansa_v0.pt
 
 Coordinate search: starting from the settings the checkpoint records, each key of
 ``--grid`` in turn is tried at each of its values (the others held at the best so far),
