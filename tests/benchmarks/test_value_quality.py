@@ -190,7 +190,7 @@ def test_bad_input_is_one_clear_line(tiny, tmp_path, capsys):
             "does not match its header's checksum")
     corrupt = copy()
     Path(corrupt).with_suffix(".json").write_text("{not json")
-    refused(capsys, [*report, corrupt], "is not a readable value-set header")
+    refused(capsys, [*report, corrupt], "(value-set header file) is not valid JSON")
     refused(capsys, [*report, copy(lambda h: h.update(state_size=1))],
             "was built for another version of hansa_v0")
     refused(capsys, [*report, copy(lambda h: h.update(game_version="1"))],
