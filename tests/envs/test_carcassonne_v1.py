@@ -62,7 +62,7 @@ def twin_games(players: int, seed: int, **options):
 def test_registry_sizes_and_rules_name():
     from meeplezoo.benchmarks.arena.arena import resolve_game
 
-    assert V1 in names() and len(names()) == 6
+    assert V1 in names() and len(names()) == 7
     assert resolve_game("carcassonne") == V1                  # a bare name: the newest
     assert rules_name(V1) == V0 and rules_name(V0) == V0 and rules_name("hansa_v0") == "hansa_v0"
     old, new = spec(V0), spec(V1)

@@ -110,7 +110,7 @@ def test_a_malformed_region_file_raises_board_error(content, tmp_path):
 
 def test_a_missing_or_unreadable_region_file_raises_board_error(tmp_path):
     for where in (tmp_path / "nothing.json", tmp_path):     # absent; a directory
-        with pytest.raises(BoardError, match="cannot read"):
+        with pytest.raises(BoardError, match="no such region file|not a regular file"):
             load_regions(str(where))
     for junk in (5, 1.5, True, [1, 2]):
         with pytest.raises(BoardError):

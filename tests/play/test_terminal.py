@@ -144,7 +144,7 @@ def test_a_corrupt_or_foreign_file_is_refused_and_changes_nothing(tmp_path):
     before, actions = game.env.state.copy(), list(game.actions)
     for path, message in [(bad_state, "does not match"), (garbage, "not valid JSON"),
                           (foreign, "not a meeplezoo saved game"), (illegal, "not legal"),
-                          (tmp_path / "absent.json", "no meeplezoo saved game")]:
+                          (tmp_path / "absent.json", "no such saved game file")]:
         with pytest.raises(ValueError, match=message):
             game.load(path)
         assert np.array_equal(game.env.state, before) and game.actions == actions
