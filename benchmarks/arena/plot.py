@@ -74,8 +74,9 @@ def format_table(summary: dict) -> str:
 
 def plot_ratings(summary: dict, path: str | Path) -> Path:
     """Ratings as points with 95% interval bars, strongest at the top; saved as a PNG."""
-    import matplotlib
+    from meeplezoo.envs.core.extras import require
 
+    matplotlib = require("matplotlib", "train", "arena plots")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

@@ -137,9 +137,11 @@ def rate_against_field(records: Sequence[dict], agent: str, anchors: dict[str, t
     sigma)`` held fixed, its games taken in the arena's fixed order and only its own
     rating updated; reported relative to ``origin`` (the scale anchor's absolute mu), with
     a deal bootstrap interval widened where needed to mu +- 1.96 sigma."""
-    from openskill.models import PlackettLuce
-
     from meeplezoo.benchmarks.rating.ratings import deal_clusters, sort_order
+    from meeplezoo.envs.core.extras import require
+
+    PlackettLuce = require("openskill.models", "train",
+                           "ratings at three or more players").PlackettLuce
 
     mine = [r for r in records if agent in r["seats"]
             and all(s == agent or s in anchors for s in r["seats"])]

@@ -160,8 +160,9 @@ def markdown(report: dict) -> str:
 
 
 def plot(report: dict, path: Path) -> Path:
-    import matplotlib
+    from meeplezoo.envs.core.extras import require
 
+    matplotlib = require("matplotlib", "train", "rating plots")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

@@ -164,7 +164,10 @@ def plackett_luce(records: Sequence[dict], agents: Sequence[str], anchor: str,
 
     An agent sitting twice at one table gets the mean of its two seats' updates.
     """
-    from openskill.models import PlackettLuce
+    from meeplezoo.envs.core.extras import require
+
+    PlackettLuce = require("openskill.models", "train",
+                           "ratings at three or more players").PlackettLuce
 
     model = PlackettLuce(tau=0.0)
     index = {a: k for k, a in enumerate(agents)}

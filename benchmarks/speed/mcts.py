@@ -104,7 +104,9 @@ def memory() -> dict:
 
 
 def play_vs_openspiel(games: int, sims: int, seed: int = 0) -> dict:
-    import pyspiel
+    from meeplezoo.envs.core.extras import require
+
+    pyspiel = require("pyspiel", "openspiel", "the match against OpenSpiel's MCTS")
 
     game = pyspiel.load_game("connect_four")
     points, results = 0.0, []

@@ -105,8 +105,9 @@ def greedy_curve(path: Path) -> list[tuple[float, float, float, float]]:
 def plot_curves(out: Path) -> Path:
     """One panel per game: AZ's and PPO's score against greedy over training minutes, from
     the shipped runs' evaluation files (``results/{az,ppo}_ship``)."""
-    import matplotlib
+    from meeplezoo.envs.core.extras import require
 
+    matplotlib = require("matplotlib", "train", "bot plots")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -137,8 +138,9 @@ def plot_curves(out: Path) -> Path:
 def plot_pretraining(folder: Path, out: Path) -> Path | None:
     """One panel per shipped bot made by ``--algo expert``: its held-out policy loss and
     value~result correlation by epoch (``<game>_pretrain.csv`` in ``folder``)."""
-    import matplotlib
+    from meeplezoo.envs.core.extras import require
 
+    matplotlib = require("matplotlib", "train", "bot plots")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

@@ -218,8 +218,9 @@ def curve(game: str, folder: Path, template: str, opponent: str, deals: int, see
 
 
 def plot_curve(points: Sequence[dict], title: str, path: Path) -> Path:
-    import matplotlib
+    from meeplezoo.envs.core.extras import require
 
+    matplotlib = require("matplotlib", "train", "generalisation plots")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

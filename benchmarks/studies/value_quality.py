@@ -236,8 +236,9 @@ def _corr(part: dict) -> str:
 
 
 def plot(report: dict, out: Path) -> Path:
-    import matplotlib
+    from meeplezoo.envs.core.extras import require
 
+    matplotlib = require("matplotlib", "train", "value-quality plots")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

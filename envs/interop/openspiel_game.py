@@ -34,7 +34,6 @@ How the kernel contract maps onto OpenSpiel:
 from __future__ import annotations
 
 import numpy as np
-import pyspiel
 
 from .. import names, spec
 from ..core.boards import first_config
@@ -48,9 +47,12 @@ from ..core.contract import (
     STATE_DTYPE,
     TERMINAL,
 )
+from ..core.extras import require
 from ..core.options import check_int
 from ..core.rewards import final_rewards
 from ..core.rng import new_rng
+
+pyspiel = require("pyspiel", "openspiel", "the OpenSpiel adapter")
 
 PREFIX = "meeplezoo_"
 # OpenSpiel wants a bound on a game's length; ours end long before (each game's tests

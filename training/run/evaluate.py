@@ -82,8 +82,9 @@ def curve_title(run_folder: Path) -> str:
 
 def plot_learning_curve(run_folder: str | Path, out: str | Path | None = None) -> Path:
     """Score against each anchor over training time and env steps, with Wilson bands."""
-    import matplotlib
+    from meeplezoo.envs.core.extras import require
 
+    matplotlib = require("matplotlib", "train", "learning-curve plots")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
