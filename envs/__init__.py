@@ -10,7 +10,20 @@ import importlib
 
 from .core.state_io import StateFormatError
 
-__all__ = ["StateFormatError", "make", "names", "spec"]
+__all__ = ["StateFormatError", "__version__", "make", "names", "spec"]
+
+
+def _installed_version() -> str:
+    """The installed distribution's version (pyproject.toml is its one source)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("meeplezoo")
+    except PackageNotFoundError:                # run from a checkout that is not installed
+        return "0+unknown"
+
+
+__version__ = _installed_version()
 
 _REGISTRY = {
     "saint_malo_v0": "meeplezoo.envs.saint_malo_v0",

@@ -17,9 +17,12 @@ import sys
 import time
 
 from meeplezoo.agents.registry import agent_names, make_agent
-from meeplezoo.envs import names
+from meeplezoo.envs import __version__, names
 from meeplezoo.play.demo import DEMO_OPPONENTS
 from meeplezoo.play.table import play_game, results_table
+
+# The docstring's whole first paragraph, on one line: every verb.
+DESCRIPTION = " ".join(__doc__.split("\n\n")[0].split()).replace("``", "")
 
 
 def demo(args) -> int:
@@ -52,6 +55,13 @@ def demo(args) -> int:
     print(f"\n{results_table(records)}\n({time.perf_counter() - started:.1f} s)\n")
     print("Final position of the last game:")
     print(env.unwrapped.spec.render_ansi(env.state))
+    return 0
+
+
+def games(args) -> int:
+    from meeplezoo.play.games import listing
+
+    print(listing())
     return 0
 
 
@@ -111,7 +121,8 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="meeplezoo", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="meeplezoo", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"meeplezoo {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     p = commands.add_parser("demo", help="train a Hansa bot by search and self-play for a "
                             "few minutes and rate it with the shipped bot against the search "
@@ -129,8 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=6)
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(handler=demo)
-    p = commands.add_parser("games", help="list the games")
-    p.set_defaults(handler=lambda args: print("\n".join(names())) or 0)
+    p = commands.add_parser("games", help="the games: player counts, status and shipped bots")
+    p.set_defaults(handler=games)
     p = commands.add_parser("bots", help="the shipped bots of a game (or of every game) by "
                             "player count: what each is, its score against mcts:1000 and the "
                             "command that measured it; 'best' is the strongest")
