@@ -63,6 +63,15 @@ def resolve_game(name: str) -> str:
     raise ValueError(f"unknown game {name!r}; available: {', '.join(known)}")
 
 
+def game_argument(name: str) -> str:
+    """:func:`resolve_game` as an argparse ``type=``: the ``python -m`` entry points take
+    ``hansa`` for ``hansa_v0`` as the CLI does; a bad name is argparse's one-line error."""
+    try:
+        return resolve_game(name)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def tables_for(agents: Sequence[str], num_players: int) -> list[tuple[str, ...]]:
     """The tables of a round robin (see the module docstring), each sorted by name.
 

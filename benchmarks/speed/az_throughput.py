@@ -98,8 +98,11 @@ def measure(game: str, games: int, leaf_batch: int, rounds: int, seconds: float)
 
 
 def main(argv: list[str] | None = None) -> int:
+    from meeplezoo.benchmarks.arena.arena import game_argument
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games_to_run", nargs="*", metavar="GAME", default=None)
+    parser.add_argument("games_to_run", nargs="*", metavar="GAME", default=None,
+                        type=game_argument)
     parser.add_argument("--games", type=int, default=256, help="games in lockstep")
     parser.add_argument("--leaf-batch", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=3)

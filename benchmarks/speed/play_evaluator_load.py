@@ -34,11 +34,12 @@ def main(argv: list[str] | None = None) -> int:
     from meeplezoo.agents.az.evaluator import observers
     from meeplezoo.agents.az.play_evaluator import _dense
     from meeplezoo.agents.registry import make_agent
+    from meeplezoo.benchmarks.arena.arena import game_argument
     from meeplezoo.envs import make
     from meeplezoo.envs.core.batch import observe_batch
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="carcassonne_v1")
+    parser.add_argument("--game", default="carcassonne_v1", type=game_argument)
     parser.add_argument("--calls", type=int, default=200)
     args = parser.parse_args(argv)
     env = make(args.game, num_players=2)

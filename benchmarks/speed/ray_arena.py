@@ -46,8 +46,10 @@ def on_cluster(nodes: int, game: str, agents: list[str], games: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from meeplezoo.benchmarks.arena.arena import game_argument
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="hansa_v0")
+    parser.add_argument("--game", default="hansa_v0", type=game_argument)
     parser.add_argument("--agents", nargs="+", default=["mcts:200", "greedy"])
     parser.add_argument("--games", type=int, default=40, help="deals (x2 seatings)")
     parser.add_argument("--out", default=str(RESULTS_DIR / "ray_arena_speed.json"))

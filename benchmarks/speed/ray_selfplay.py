@@ -112,8 +112,10 @@ def ratio(a: float, b: float) -> float | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from meeplezoo.benchmarks.arena.arena import game_argument
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="hansa_v0")
+    parser.add_argument("--game", default="hansa_v0", type=game_argument)
     parser.add_argument("--seconds", type=float, default=60.0, help="length of each run")
     parser.add_argument("--num-games", type=int, default=32, help="games per actor")
     parser.add_argument("--out", default=str(RESULTS_DIR / "ray_selfplay_speed.json"))

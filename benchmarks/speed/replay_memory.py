@@ -74,9 +74,11 @@ def long_replay(game: str, seed: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from meeplezoo.benchmarks.arena.arena import game_argument
+
     parser = argparse.ArgumentParser(prog="python -m meeplezoo.benchmarks.speed.replay_memory",
                                      description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="hansa_teutonica_v0")
+    parser.add_argument("--game", default="hansa_teutonica_v0", type=game_argument)
     parser.add_argument("--views", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)

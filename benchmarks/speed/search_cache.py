@@ -76,8 +76,10 @@ def compare(game: str, setting: str, rounds: int, simulations: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from meeplezoo.benchmarks.arena.arena import game_argument
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games", nargs="*", default=names())
+    parser.add_argument("games", nargs="*", default=names(), type=game_argument)
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--simulations", type=int, default=1000)
     args = parser.parse_args(argv)

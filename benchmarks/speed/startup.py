@@ -191,12 +191,13 @@ def main(argv: list[str] | None = None) -> int:
     ``--warm`` processes) and, with ``--cold``, in an empty cache (one process)."""
     import argparse
 
+    from meeplezoo.benchmarks.arena.arena import game_argument
     from meeplezoo.benchmarks.common import RESULTS_DIR, write_report
     from meeplezoo.envs import names
     from meeplezoo.envs.core import jit
 
     parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
-    parser.add_argument("games", nargs="*", default=names())
+    parser.add_argument("games", nargs="*", default=names(), type=game_argument)
     parser.add_argument("--warm", type=int, default=3)
     parser.add_argument("--cold", action="store_true", help="also one cold process per game")
     args = parser.parse_args(argv)

@@ -212,9 +212,11 @@ def fuzz(game: str, players: int, states: int = 20, seed: int = 0, steps: int = 
             "seconds": round(time.monotonic() - began, 1)}
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    from meeplezoo.benchmarks.arena.arena import game_argument
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("game")
+    parser.add_argument("game", type=game_argument)
     parser.add_argument("--players", type=int, nargs="+", default=[2])
     parser.add_argument("--states", type=int, default=20, help="mid-game states per count")
     parser.add_argument("--seed", type=int, default=0)
@@ -229,7 +231,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--progress", help=argparse.SUPPRESS)
     parser.add_argument("--results", help=argparse.SUPPRESS)
     parser.add_argument("--inject-crash", type=int, default=-1, help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     if args.child:
         args.players = args.players[0]
         return run_child(args)

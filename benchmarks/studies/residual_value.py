@@ -174,7 +174,9 @@ def table(report: dict) -> str:
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("game")
+    from meeplezoo.benchmarks.arena.arena import game_argument
+
+    parser.add_argument("game", type=game_argument)
     parser.add_argument("--positions", required=True,
                         help="positions.npz of a training.expert run of this game")
     parser.add_argument("--players", type=int, default=2)
