@@ -27,7 +27,7 @@ from meeplezoo.benchmarks.arena import arena
 from meeplezoo.benchmarks.arena.labels import legend, short_labels, wrap
 from meeplezoo.benchmarks.common import command_main
 from meeplezoo.benchmarks.rating import sprt
-from meeplezoo.benchmarks.rating.ratings import points_over
+from meeplezoo.benchmarks.rating.ratings import points_over, wilson
 from meeplezoo.training.run import flags
 
 SPRT_KEYS = {"elo0": float, "elo1": float, "alpha": float, "beta": float}
@@ -133,14 +133,32 @@ def run_match(game: str, a: str, b: str, settings: dict | None = None, games: in
     return {"game": records[0]["game"] if records else game, **report, "records": str(path)}
 
 
+def elo_text(report: dict) -> str:
+    """A's Elo over B with its 95% interval.  Where every pair scored alike (a perfect
+    record, say) the pairs' spread is zero and their interval would read as exact: then
+    the interval is the Wilson interval of A's score over the games, and a side that won
+    (or lost) every game has no bound on that side."""
+    low, high = report["elo_interval"]
+    games = report["games"]
+    if high - low > 1e-6 or games == 0:
+        return f"Elo {report['elo']:+.0f} [{low:+.0f}, {high:+.0f}]"
+    score_low, score_high = wilson(report["score"] * games, games)
+    elo_low, elo_high = (float(e) for e in sprt.score_to_elo([score_low, score_high]))
+    if report["wins"] == games:
+        return (f"Elo > {elo_low:+.0f} (won every game: no upper bound; score 95% "
+                f"[{score_low:.2f}, 1])")
+    if report["losses"] == games:
+        return (f"Elo < {elo_high:+.0f} (lost every game: no lower bound; score 95% "
+                f"[0, {score_high:.2f}])")
+    return f"Elo {report['elo']:+.0f} [{elo_low:+.0f}, {elo_high:+.0f}] (Wilson: pairs alike)"
+
+
 def format_report(report: dict) -> str:
     label = short_labels(report["agents"])           # checkpoint paths print as A, B
     a, b = (label[name] for name in report["agents"])
-    low, high = report["elo_interval"]
     lines = [*wrap(f"{report['game']}: {a} vs {b}, {report['games']} games "
                    f"({report['pairs']} pairs): +{report['wins']} ={report['draws']} "
-                   f"-{report['losses']}, score {report['score']:.3f}, Elo "
-                   f"{report['elo']:+.0f} [{low:+.0f}, {high:+.0f}]"),
+                   f"-{report['losses']}, score {report['score']:.3f}, {elo_text(report)}"),
              f"pentanomial ({a}'s points per pair 0, 1/2, 1, 3/2, 2): {report['pentanomial']}"]
     if report["forfeits"]:
         lines.append(f"forfeits: {report['forfeits']} game(s) (see the records)")
