@@ -48,7 +48,7 @@ ARENA = [
            "the same dice for every seat order; Elo fitted by maximum likelihood (random "
            "pinned at 0) with bootstrap intervals, and Wilson intervals against the anchor. "
            "A real measurement uses `games=200` (400 games per pair); here 2 deals per pair."),
-    ("code", "from meeplezoo.benchmarks import ratings\n"
+    ("code", "from meeplezoo.benchmarks.rating import ratings\n"
              "from meeplezoo.benchmarks.arena.arena import run_arena\n"
              "from meeplezoo.benchmarks.arena.plot import format_table, plot_ratings\n\n"
              "agents = [\"random\", \"greedy\", \"expert\"]  # add \"mcts:200\" for the search\n"

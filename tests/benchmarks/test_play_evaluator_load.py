@@ -18,7 +18,7 @@ def test_it_times_both_paths_and_stops_its_busy_child(capsys, monkeypatch):
         return started[-1]
 
     monkeypatch.setattr(play_evaluator_load.subprocess, "Popen", popen)
-    assert play_evaluator_load.main(["--game", "saint_malo_v0", "--calls", "3"]) == 0
+    assert play_evaluator_load.main(["--game", "hansa_v0", "--calls", "3"]) == 0
     out = capsys.readouterr().out
     assert "with numpy @" in out and "compiled layers" in out and out.count(" ms") >= 2
     assert started and started[0].wait(timeout=10) is not None    # the busy child is gone
