@@ -22,7 +22,7 @@ def cff_fields() -> dict[str, str]:
 
 
 def test_license_is_mit_as_pyproject_says():
-    assert PROJECT["license"] == {"text": "MIT"}
+    assert PROJECT["license"] == "MIT" and PROJECT["license-files"] == ["LICENSE"]
     text = (ROOT / "LICENSE").read_text()
     assert text.startswith("MIT License") and "2026 MeepleZoo developers" in text
 
