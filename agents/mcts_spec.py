@@ -12,6 +12,7 @@ from .spec_values import (
     ascii_float,
     ascii_int,
     check_bounds,
+    check_once,
     choice,
     flag,
     load_object,
@@ -91,10 +92,7 @@ def mcts_agent(game: str, seed: int | None, arguments: str) -> Agent:
     from .mcts import MCTSAgent
 
     budget, *options = arguments.split(",") if arguments else ["200"]
-    keys = [option.partition("=")[0] for option in options]
-    repeated = sorted({key for key in keys if keys.count(key) > 1})
-    if repeated:
-        raise ValueError(f"mcts:{arguments}: {', '.join(repeated)} given more than once")
+    check_once(f"mcts:{arguments}", options)
     options = [*GAME_MCTS_DEFAULTS.get(rules_name(game), ()), *options]   # the user's win
     kwargs: dict = {"seed": seed}
     try:

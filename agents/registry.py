@@ -8,7 +8,7 @@ from .base import Agent
 from .catalogue import BestAgent
 from .mcts_spec import mcts_agent
 from .random_agent import RandomAgent
-from .spec_values import AZ_BOUNDS, ascii_float, ascii_int, check_bounds, load_object
+from .spec_values import AZ_BOUNDS, ascii_float, ascii_int, check_bounds, check_once, load_object
 
 # The hand-written bots of each game, by (agent name, game): the class and its keyword
 # arguments.  ``greedy`` is the one-move heuristic every game has; ``expert`` (Saint Malo)
@@ -79,10 +79,7 @@ def az_settings(options: list[str], spec: str = "az:") -> dict:
     """``AZAgent`` keyword arguments from ``az:`` options (``["sims=64", "fpu=parent-0.2"]``),
     each parsed and bounded, or one ``ValueError``; also a checkpoint's play record."""
     kwargs: dict = {}
-    keys = [option.partition("=")[0] for option in options]
-    repeated = sorted({key for key in keys if keys.count(key) > 1})
-    if repeated:
-        raise ValueError(f"{spec}: {', '.join(repeated)} given more than once")
+    check_once(spec, options)
     for option in options:
         key, _, value = option.partition("=")
         if key == "search":

@@ -64,6 +64,15 @@ AZ_BOUNDS = {"simulations": ("sims", 0, 100_000), "c": ("c", 0.0, 100.0),
              "depth": ("depth", 0, 100_000)}
 
 
+def check_once(spec: str, options: list[str]) -> None:
+    """Each ``key=value`` option given at most once (``c=1,c=2`` means nothing), else one
+    ``ValueError`` naming the keys given twice."""
+    keys = [option.partition("=")[0] for option in options]
+    repeated = sorted({key for key in keys if keys.count(key) > 1})
+    if repeated:
+        raise ValueError(f"{spec}: {', '.join(repeated)} given more than once")
+
+
 def check_bounds(spec: str, kwargs: dict, bounds: dict) -> None:
     """Each bounded option finite and in its range, else one ``ValueError`` naming it."""
     for name, (label, low, high) in bounds.items():
