@@ -42,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-from meeplezoo.benchmarks.arena.fingerprints import bot_fingerprint
+from meeplezoo.benchmarks.arena.fingerprints import bot_fingerprint, fingerprints
 from meeplezoo.benchmarks.rating.ladder_check import (
     check_fields,
     check_records,
@@ -288,6 +288,15 @@ def ladder_for(game: str, players: int) -> str:
     return versions[-1][1]
 
 
+def write_records(folder: Path, name: str, records: Sequence[dict]) -> tuple[str, str]:
+    """A ladder's reference games as ``<name>.jsonl.gz`` in ``folder`` (one sorted-key JSON
+    a line, gzip without a timestamp so the bytes are reproducible): its file name and
+    the sha256 of its uncompressed text, which ``load_ladder`` checks."""
+    raw = "".join(json.dumps(r, sort_keys=True) + "\n" for r in records).encode()
+    (folder / f"{name}.jsonl.gz").write_bytes(gzip.compress(raw, mtime=0))
+    return f"{name}.jsonl.gz", hashlib.sha256(raw).hexdigest()
+
+
 def build(game: str, anchors: Sequence[str], deals: int, version: int = 1, players: int = 2,
           work: str | Path = "ladder_runs", out: str | Path = LADDER_DIR,
           workers: int | None = None, resamples: int = 200, progress: bool = True) -> Path:
@@ -305,19 +314,17 @@ def build(game: str, anchors: Sequence[str], deals: int, version: int = 1, playe
     # tournament is these deals only (``load_ladder`` checks it is exactly them).
     records = [r for r in records if r["seed"] < deals]
     summary = ratings.summarize(records, anchors, "random", resamples, seed=0)
-    raw = "".join(json.dumps(r, sort_keys=True) + "\n" for r in sorted(
-        records, key=lambda r: (r["seed"], r["seats"]))).encode()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / f"{name}.jsonl.gz").write_bytes(gzip.compress(raw, mtime=0))
+    records_file, digest = write_records(out, name, sorted(
+        records, key=lambda r: (r["seed"], r["seats"])))
     ladder = {"format": FORMAT, "name": name, "game": game, "game_version": game_version(game),
               "game_options": {}, "players": players, "anchor": "random",
               "method": summary["method"], "scale": summary["scale"],
               "anchors": _anchor_rows(records, summary),
               "deals": {"first_seed": 0, "count": deals}, "games": len(records),
-              "records": f"{name}.jsonl.gz", "records_sha256": hashlib.sha256(raw).hexdigest(),
-              "bots": {anchor: digest for anchor in anchors
-                       if (digest := bot_fingerprint(anchor, game)) is not None},
+              "records": records_file, "records_sha256": digest,
+              "bots": fingerprints(anchors, game),
               "command": f"python -m meeplezoo.benchmarks.rating.ladder build {game} --anchors "
                          f"{' '.join(anchors)} --deals {deals} --version {version} "
                          f"--players {players}"}

@@ -18,14 +18,12 @@ A re-issued ladder records ``"naming": NAMING`` and ``"renamed_from"``; a ladder
 from __future__ import annotations
 
 import argparse
-import gzip
-import hashlib
 import json
 import sys
 
-from meeplezoo.benchmarks.arena.fingerprints import bot_fingerprint
+from meeplezoo.benchmarks.arena.fingerprints import fingerprints
 
-from .ladder import LADDER_DIR, _ladder_path, ladder_name, load_ladder
+from .ladder import LADDER_DIR, _ladder_path, ladder_name, load_ladder, write_records
 from .ladder_check import NAMING, renamed_anchors
 
 
@@ -51,18 +49,16 @@ def reissue(name: str, version: int) -> str:
         if "bots" in record:
             record["bots"] = {new(agent): digest for agent, digest in record["bots"].items()}
         records.append(record)
-    raw = "".join(json.dumps(r, sort_keys=True) + "\n" for r in records).encode()
     source = json.loads(_ladder_path(name).read_text())
     anchors = [{**row, "agent": new(row["agent"])} for row in source["anchors"]]
-    bots = {agent: digest for row in anchors
-            if (digest := bot_fingerprint(agent := row["agent"], old["game"])) is not None}
+    records_file, digest = write_records(LADDER_DIR, new_name, records)
     ladder = {**source, "name": new_name, "anchors": anchors,
-              "anchor": new(source["anchor"]), "records": f"{new_name}.jsonl.gz",
-              "records_sha256": hashlib.sha256(raw).hexdigest(), "bots": bots,
+              "anchor": new(source["anchor"]), "records": records_file,
+              "records_sha256": digest,
+              "bots": fingerprints([row["agent"] for row in anchors], old["game"]),
               "naming": NAMING, "renamed_from": name, "renamed": names,
               "rename_command": f"python -m meeplezoo.benchmarks.rating.ladder_names {name} "
                                 f"--version {version}"}
-    (LADDER_DIR / ladder["records"]).write_bytes(gzip.compress(raw, mtime=0))
     (LADDER_DIR / f"{new_name}.json").write_text(json.dumps(ladder, indent=2) + "\n")
     load_ladder(new_name)                      # as rate will read it: every check passes
     return new_name
