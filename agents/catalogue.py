@@ -21,9 +21,13 @@ game and the number of seats it finds at its first move.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
+
+from meeplezoo.envs import names
+from meeplezoo.envs.versions import rules_name
 
 from .base import Agent
 
@@ -88,9 +92,6 @@ SHIPPED = [
                "as on serenissima_v0 (the same fitted leaf; its rules differ only in two "
                "legal-move details)"),
 ]
-# Games whose measured bot also plays another version of the same tables (the fitted
-# leaf and the tuned search are keyed by the rules' tables: ``envs/versions.py``).
-MEASURED_ON = {"carcassonne_v0": "carcassonne_v1", "serenissima_v1": "serenissima_v0"}
 
 
 def ahead_of_search(figure: dict) -> bool:
@@ -106,19 +107,26 @@ def best_spec(game: str, players: int) -> str:
     ahead of ``mcts:1000`` at that count; where none is, the 2-player one when it is a
     search (a search plays any count), else :data:`FALLBACK` itself."""
     found = figures()
-    for name in (game, MEASURED_ON.get(game)):
+    # A search measured on another version of the game plays this one as it played there:
+    # the tuned search and the fitted leaf are keyed by the rules' tables
+    # (``envs/versions.py``); a network is not (each version observes differently).
+    versions = [game, *sorted(g for g in names() if g != game and
+                              rules_name(g) == rules_name(game))]
+    for name in versions:
         for bot in SHIPPED:
             figure = found.get(f"{name}/{players}/{bot.name}")
             if bot.game == name and bot.players == players and figure and \
-                    ahead_of_search(figure):
+                    ahead_of_search(figure) and (name == game or bot.name.startswith("mcts:")):
                 return bot.name
     if players != 2 and (two := best_spec(game, 2)).startswith("mcts:"):
         return two
     return FALLBACK
 
 
+@functools.cache
 def figures() -> dict:
-    """``bots.json``: ``{"<game>/<players>/<name>": figures}`` (empty where not built)."""
+    """``bots.json``: ``{"<game>/<players>/<name>": figures}`` (empty where not built);
+    package data, read once."""
     if not CATALOGUE_FILE.is_file():
         return {}
     return json.loads(CATALOGUE_FILE.read_text())["bots"]
@@ -196,9 +204,6 @@ class BestAgent(Agent):
             self.inner, self.players = self.make(best_spec(self.game, players), self.game,
                                                  self.seed), players
         return self.inner
-
-    def set_time_budget(self, seconds: float) -> bool:
-        return False
 
     def act(self, env) -> int:
         return self.playing(len(env.possible_agents)).act(env)

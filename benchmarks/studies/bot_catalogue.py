@@ -19,6 +19,7 @@ from pathlib import Path
 
 from meeplezoo.agents.catalogue import SHIPPED, key
 from meeplezoo.benchmarks.common import RESULTS_DIR
+from meeplezoo.benchmarks.studies.bot_bars import bar_row
 
 BARS = "bot_bars"
 
@@ -36,8 +37,7 @@ def figure(summary: dict, agent: str) -> dict:
     ratio = round(think["mcts:1000"] / think[agent], 1)
     command = summary["command"]
     if summary["num_players"] == 2:
-        pair = next(h for h in summary["head_to_head"]
-                    if h["agent"] == agent and h["opponent"] == "mcts:1000")
+        pair = bar_row(summary, agent)                   # the score, as the bars read it
         return {"kind": "score", "score": round(pair["score"], 4),
                 "low": round(pair["low"], 4), "high": round(pair["high"], 4),
                 "games": pair["games"], "think_ratio": ratio, "measured_as": agent,
