@@ -50,7 +50,7 @@ from meeplezoo.benchmarks.rating.ladder_check import (
     renamed_anchors,
 )
 from meeplezoo.benchmarks.rating.ratings import points_over
-from meeplezoo.envs.core.files import FileRefused, check_allowed, parse_json, read_gzip, read_json
+from meeplezoo.envs.core.files import FileRefused, exists, parse_json, read_gzip, read_json
 
 LADDER_DIR = Path(__file__).parent / "ladders"
 FORMAT = 1
@@ -202,8 +202,7 @@ def load_ladder(name_or_path: str, check_bots: bool = True) -> dict:
     holds its reference games.  ``check_bots``: refuse a ladder whose shipped-bot anchors
     have changed since it was built (its ratings are not theirs any more)."""
     path = _ladder_path(name_or_path)
-    check_allowed(path, "ladder")              # before the filesystem is asked anything
-    if not path.exists():
+    if not exists(path, "ladder"):
         raise ValueError(f"no ladder {name_or_path!r}; shipped: {', '.join(shipped()) or 'none'}")
     try:
         ladder = read_json(path, "ladder")     # a regular file, bounded, shallow JSON

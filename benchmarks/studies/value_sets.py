@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from meeplezoo.benchmarks.common import RESULTS_DIR, say
-from meeplezoo.envs.core.files import FileRefused, check_allowed, load_npz, read_bytes, read_json
+from meeplezoo.envs.core.files import FileRefused, exists, load_npz, read_bytes, read_json
 
 FORMAT, VERSION = "meeplezoo-value-set", 1
 MATCHUPS = ("greedy", "mcts:200")
@@ -289,8 +289,7 @@ def read_header(path: str | Path) -> dict:
     """The JSON header of the set at ``path`` (the .npz or the .json), checked against
     this code: game, env version, state size and rules."""
     json_path = Path(path).with_suffix(".json")
-    check_allowed(json_path, "value-set header")
-    if not json_path.exists():
+    if not exists(json_path, "value-set header"):
         raise ValueError(f"no value set at {json_path} (build one with `python -m "
                          f"meeplezoo.benchmarks.studies.value_quality build GAME`)")
     header = read_json(json_path, "value-set header")   # regular, bounded, shallow

@@ -100,6 +100,14 @@ def check_allowed(path, kind: str) -> None:
                           f"to allow)")
 
 
+def exists(path, kind: str) -> bool:
+    """Whether ``path`` exists, asked only once the read policy allows it (so a caller's
+    own "no such file" message never tells a request what lies outside the allowed
+    folders): the check before a friendlier message than :func:`read_bytes`' own."""
+    check_allowed(path, kind)
+    return os.path.exists(path)
+
+
 def read_bytes(path, kind: str, limit: int | None = None) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` (the kind's by default)."""
     limit = LIMITS[kind] if limit is None else limit

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from meeplezoo.envs.core.files import check_allowed, read_bytes
+from meeplezoo.envs.core.files import exists, read_bytes
 
 FORMAT = 1
 REQUIRED = ("format", "meta", "model", "counters")
@@ -125,8 +125,7 @@ def load_checkpoint(path: str | os.PathLike, expect: dict | None = None,
     (game, obs size, actions, sizes) differs from ``expect``.
     """
     path = Path(path)
-    check_allowed(path, "checkpoint")      # before the filesystem is asked anything
-    if not path.exists():
+    if not exists(path, "checkpoint"):
         raise FileNotFoundError(f"no checkpoint at {path}")
     data = read_bytes(path, "checkpoint")  # a regular file, bounded (envs/core/files.py)
     try:
