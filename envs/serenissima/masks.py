@@ -204,7 +204,7 @@ def load_price(state, p, seat):
 def load_mask(state, mask):
     mask[A_PASS] = 1
     if state[G_RULES] == RULES_V0 and state[A_LOAD_STEPS] >= MAX_LOAD_STEPS:
-        return                                            # v0's engine guard (data.py)
+        return        # v0's engine guard (data.py); v1 follows SE-6.2, which sets no limit
     g = state[A_GAL]
     seat = state[S_G_OWNER + g]
     zone = state[S_G_ZONE + g]
