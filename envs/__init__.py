@@ -10,7 +10,8 @@ import importlib
 
 from .core.state_io import StateFormatError
 
-__all__ = ["StateFormatError", "__version__", "make", "names", "spec"]
+__all__ = ["StateFormatError", "__version__", "game_argument", "make", "names", "resolve_game",
+           "spec"]
 
 
 def _installed_version() -> str:
@@ -39,6 +40,29 @@ _REGISTRY = {
 def names() -> list[str]:
     """Registered environment names."""
     return sorted(_REGISTRY)
+
+
+def resolve_game(name: str) -> str:
+    """A registered env name, accepting a game's short name for its newest version:
+    ``saint_malo`` -> ``saint_malo_v0``, ``carcassonne`` -> ``carcassonne_v1``."""
+    known = names()
+    if name in known:
+        return name
+    versions = sorted(n for n in known if n.rsplit("_v", 1)[0] == name)
+    if versions:
+        return versions[-1]
+    raise ValueError(f"unknown game {name!r}; available: {', '.join(known)}")
+
+
+def game_argument(name: str) -> str:
+    """:func:`resolve_game` as an argparse ``type=``: every entry point takes ``hansa`` for
+    ``hansa_v0`` as the CLI does, and a bad name is argparse's one-line error."""
+    import argparse
+
+    try:
+        return resolve_game(name)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _module(name: str):

@@ -67,7 +67,7 @@ def games(args) -> int:
 
 def bots(args) -> int:
     from meeplezoo.agents.catalogue import listing
-    from meeplezoo.benchmarks.arena.arena import resolve_game
+    from meeplezoo.envs import resolve_game
 
     print(listing(resolve_game(args.game) if args.game else None))
     return 0

@@ -32,8 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from meeplezoo.benchmarks.arena.arena import resolve_game
-from meeplezoo.envs import make
+from meeplezoo.envs import make, resolve_game
 from meeplezoo.envs.core import files
 from meeplezoo.envs.core.draw import pad_even
 

@@ -23,8 +23,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from meeplezoo.agents.registry import agent_names, make_agent
-from meeplezoo.benchmarks.arena.arena import resolve_game
-from meeplezoo.envs import make
+from meeplezoo.envs import make, resolve_game
 from meeplezoo.envs import spec as game_spec
 from meeplezoo.envs.core.notation import normalise
 from meeplezoo.envs.core.state_io import state_from_json

@@ -21,8 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from meeplezoo.agents.registry import HEURISTICS, make_agent
-from meeplezoo.benchmarks.arena.arena import resolve_game
-from meeplezoo.envs import make, names
+from meeplezoo.envs import make, names, resolve_game
 from meeplezoo.envs import spec as game_spec
 from meeplezoo.envs.core import jit
 from meeplezoo.envs.core.batch import BatchEnv, random_playouts

@@ -43,33 +43,12 @@ import numpy as np
 from meeplezoo.benchmarks.arena.fingerprints import fingerprints, seated_bots, with_fingerprints
 from meeplezoo.benchmarks.arena.game import forfeits
 from meeplezoo.benchmarks.arena.run import play_jobs
+from meeplezoo.envs import game_argument, resolve_game  # noqa: F401  (the entry points' names)
 from meeplezoo.envs.core.files import FileRefused, parse_json, read_bytes
 
 MAX_DEALS = 100_000        # deals of one run: a million games' records is a typo's size
 
 # --------------------------------------------------------------------------- scheduling
-
-
-def resolve_game(name: str) -> str:
-    """A registered env name, accepting ``saint_malo`` for ``saint_malo_v0``."""
-    from meeplezoo.envs import names
-
-    known = names()
-    if name in known:
-        return name
-    versions = sorted(n for n in known if n.rsplit("_v", 1)[0] == name)
-    if versions:
-        return versions[-1]
-    raise ValueError(f"unknown game {name!r}; available: {', '.join(known)}")
-
-
-def game_argument(name: str) -> str:
-    """:func:`resolve_game` as an argparse ``type=``: the ``python -m`` entry points take
-    ``hansa`` for ``hansa_v0`` as the CLI does; a bad name is argparse's one-line error."""
-    try:
-        return resolve_game(name)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def tables_for(agents: Sequence[str], num_players: int) -> list[tuple[str, ...]]:

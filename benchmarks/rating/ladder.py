@@ -300,8 +300,9 @@ def build(game: str, anchors: Sequence[str], deals: int, version: int = 1, playe
           work: str | Path = "ladder_runs", out: str | Path = LADDER_DIR,
           workers: int | None = None, resamples: int = 200, progress: bool = True) -> Path:
     """Play the reference tournament (resumable, in ``work``) and write the ladder."""
-    from meeplezoo.benchmarks.arena.arena import resolve_game, run_arena
+    from meeplezoo.benchmarks.arena.arena import run_arena
     from meeplezoo.benchmarks.rating import ratings
+    from meeplezoo.envs import resolve_game
 
     game = resolve_game(game)
     if "random" not in anchors:

@@ -29,6 +29,7 @@ from meeplezoo.benchmarks.arena.labels import legend, short_labels, wrap
 from meeplezoo.benchmarks.common import command_main
 from meeplezoo.benchmarks.rating import ladder as ladders
 from meeplezoo.benchmarks.rating.ladder_check import MAX_DEALS, MAX_PLAYERS
+from meeplezoo.envs import resolve_game
 from meeplezoo.training.run import flags
 
 # At 3+ players the scale is OpenSkill mu.  By its beta (25/6: about 200 Elo between two
@@ -49,7 +50,7 @@ def rate(game: str, agent: str, ladder: str | None = None, precision: float | No
     """Rate ``agent`` (module docstring); the report as a dict."""
     check_numbers(precision, players, max_deals, chunk, min_deals, workers, out, move_limit,
                   time_per_move)
-    game = arena.resolve_game(game)
+    game = resolve_game(game)
     frozen = ladders.load_ladder(ladder or ladders.ladder_for(game, players))
     if frozen["game"] != game:
         raise ValueError(f"ladder {frozen['name']} is for {frozen['game']}, not {game}")

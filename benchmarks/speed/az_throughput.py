@@ -98,7 +98,7 @@ def measure(game: str, games: int, leaf_batch: int, rounds: int, seconds: float)
 
 
 def main(argv: list[str] | None = None) -> int:
-    from meeplezoo.benchmarks.arena.arena import game_argument
+    from meeplezoo.envs import game_argument
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games_to_run", nargs="*", metavar="GAME", default=None,

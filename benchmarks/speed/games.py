@@ -399,8 +399,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 def run(argv: list[str] | None = None) -> dict:
     """Parse the command line, measure, write the JSON, print the table; returns the report."""
-    from meeplezoo.benchmarks.arena.arena import resolve_game
-    from meeplezoo.envs import spec
+    from meeplezoo.envs import resolve_game, spec
 
     args = parse(argv)
     game = resolve_game(args.game)

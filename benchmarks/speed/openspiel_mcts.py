@@ -110,7 +110,7 @@ def play_match(game: str, sims: int, uct_c: float, deals: int, seed: int) -> dic
 
 
 def main(argv: list[str] | None = None) -> dict:
-    from meeplezoo.benchmarks.arena.arena import game_argument
+    from meeplezoo.envs import game_argument
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="saint_malo_v0", type=game_argument)

@@ -34,8 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     from meeplezoo.agents.az.evaluator import observers
     from meeplezoo.agents.az.play_evaluator import _dense
     from meeplezoo.agents.registry import make_agent
-    from meeplezoo.benchmarks.arena.arena import game_argument
-    from meeplezoo.envs import make
+    from meeplezoo.envs import game_argument, make
     from meeplezoo.envs.core.batch import observe_batch
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -46,7 +46,7 @@ def on_cluster(nodes: int, game: str, agents: list[str], games: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from meeplezoo.benchmarks.arena.arena import game_argument
+    from meeplezoo.envs import game_argument
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="hansa_v0", type=game_argument)

@@ -74,7 +74,7 @@ def long_replay(game: str, seed: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from meeplezoo.benchmarks.arena.arena import game_argument
+    from meeplezoo.envs import game_argument
 
     parser = argparse.ArgumentParser(prog="python -m meeplezoo.benchmarks.speed.replay_memory",
                                      description=__doc__.splitlines()[0])

@@ -76,7 +76,7 @@ def compare(game: str, setting: str, rounds: int, simulations: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from meeplezoo.benchmarks.arena.arena import game_argument
+    from meeplezoo.envs import game_argument
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=names(), type=game_argument)

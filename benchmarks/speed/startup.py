@@ -191,9 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     ``--warm`` processes) and, with ``--cold``, in an empty cache (one process)."""
     import argparse
 
-    from meeplezoo.benchmarks.arena.arena import game_argument
     from meeplezoo.benchmarks.common import RESULTS_DIR, write_report
-    from meeplezoo.envs import names
+    from meeplezoo.envs import game_argument, names
     from meeplezoo.envs.core import jit
 
     parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])

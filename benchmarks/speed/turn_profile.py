@@ -61,8 +61,7 @@ def profile_turns(env, rng: np.random.Generator, num_turns: int) -> dict[str, fl
 
 def main(argv: list[str] | None = None) -> int:
     """Profile, write the JSON, print the breakdown."""
-    from meeplezoo.benchmarks.arena.arena import resolve_game
-    from meeplezoo.envs import make
+    from meeplezoo.envs import make, resolve_game
 
     parser = argparse.ArgumentParser(prog="python -m meeplezoo.benchmarks.speed.turn_profile",
                                      description=__doc__.splitlines()[0])

@@ -213,7 +213,7 @@ def fuzz(game: str, players: int, states: int = 20, seed: int = 0, steps: int = 
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from meeplezoo.benchmarks.arena.arena import game_argument
+    from meeplezoo.envs import game_argument
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", type=game_argument)

@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--expert-games", type=int, default=400,
                         help="games of the tuned search behind a warm start")
     args = parser.parse_args(argv)
-    from meeplezoo.benchmarks.arena.arena import resolve_game
+    from meeplezoo.envs import resolve_game
 
     game = resolve_game(args.game)
     run_dir = Path(args.run_dir) / game

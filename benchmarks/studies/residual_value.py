@@ -174,7 +174,7 @@ def table(report: dict) -> str:
 
 
 def add_arguments(parser) -> None:
-    from meeplezoo.benchmarks.arena.arena import game_argument
+    from meeplezoo.envs import game_argument
 
     parser.add_argument("game", type=game_argument)
     parser.add_argument("--positions", required=True,

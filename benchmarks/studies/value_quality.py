@@ -39,7 +39,7 @@ from meeplezoo.benchmarks.studies.value_sets import (
     save_set,
     set_path,
 )
-from meeplezoo.training.run.paths import canonical_game
+from meeplezoo.envs import game_argument
 from meeplezoo.training.run.value_measure import heuristic_evaluator, value_quality
 
 # ---------------------------------------------------------------------------- evaluators
@@ -142,7 +142,7 @@ def check_network(meta: dict, options: dict, test_set: ValueSet, name: str) -> N
 def add_arguments(parser) -> None:
     commands = parser.add_subparsers(dest="command", required=True)
     build = commands.add_parser("build", help="build a game's frozen test set")
-    build.add_argument("game")
+    build.add_argument("game", type=game_argument)
     build.add_argument("--games", type=int, default=50, help="games per matchup")
     build.add_argument("--per-game", type=int, default=30, help="positions kept per game")
     build.add_argument("--players", type=int, default=2)
@@ -150,7 +150,7 @@ def add_arguments(parser) -> None:
     build.add_argument("--workers", type=int, default=2)
     build.add_argument("--out", type=Path, default=DEFAULT_FOLDER, help="folder")
     report = commands.add_parser("report", help="measure checkpoints and the heuristic")
-    report.add_argument("game")
+    report.add_argument("game", type=game_argument)
     report.add_argument("--checkpoint", action="append", default=[],
                         help="az:default, az:default3p, ppo:default, ppo:<path> or a "
                         "path (repeatable)")
@@ -168,7 +168,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    game = canonical_game(args.game)
+    game = args.game
     if args.command == "build":
         value_set = build_set(game, args.players, args.games, args.per_game, args.seed,
                               args.workers)

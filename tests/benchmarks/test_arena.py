@@ -36,12 +36,6 @@ def two_player_run(tmp_path_factory):
             "lines_again": lines_again, "more": more}
 
 
-def test_resolve_game_accepts_the_unversioned_name():
-    assert arena.resolve_game("saint_malo") == GAME == arena.resolve_game(GAME)
-    with pytest.raises(ValueError, match="unknown game 'chess'"):
-        arena.resolve_game("chess")
-
-
 def test_tables_and_arrangements():
     assert arena.tables_for(["random", "greedy", "mcts:9"], 2) == [
         ("greedy", "mcts:9"), ("greedy", "random"), ("mcts:9", "random")]

@@ -6,8 +6,8 @@ import argparse
 
 import pytest
 
-from meeplezoo.benchmarks.arena.arena import game_argument
 from meeplezoo.benchmarks.studies import fuzz
+from meeplezoo.envs import game_argument
 
 
 def test_fuzz_takes_a_short_name():

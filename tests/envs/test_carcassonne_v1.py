@@ -60,7 +60,7 @@ def twin_games(players: int, seed: int, **options):
 
 
 def test_registry_sizes_and_rules_name():
-    from meeplezoo.benchmarks.arena.arena import resolve_game
+    from meeplezoo.envs import resolve_game
 
     assert V1 in names() and len(names()) == 7
     assert resolve_game("carcassonne") == V1                  # a bare name: the newest

@@ -282,7 +282,7 @@ def test_v1_shares_v0s_tables_but_not_its_rules():
 
 def test_bots_of_v0_play_v1_and_its_networks_are_refused():
     from meeplezoo.agents.registry import make_agent
-    from meeplezoo.benchmarks.arena.arena import resolve_game
+    from meeplezoo.envs import resolve_game
 
     assert resolve_game("serenissima") == "serenissima_v1"
     env = make("serenissima_v1", num_players=2)

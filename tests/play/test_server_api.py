@@ -16,8 +16,10 @@ pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
 from meeplezoo.agents.registry import make_agent  # noqa: E402
-from meeplezoo.benchmarks.arena.arena import resolve_game  # noqa: E402
-from meeplezoo.envs import make  # noqa: E402
+from meeplezoo.envs import (
+    make,  # noqa: E402
+    resolve_game,  # noqa: E402
+)
 from meeplezoo.play import replay as replays  # noqa: E402
 from meeplezoo.play.web.server import create_app  # noqa: E402
 

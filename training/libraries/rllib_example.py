@@ -28,7 +28,7 @@ import time
 
 import numpy as np
 
-from meeplezoo.envs import make
+from meeplezoo.envs import game_argument, make
 
 ENV_NAME = "meeplezoo"
 POLICY = "shared"
@@ -132,7 +132,7 @@ def win_rate(module, game: str, games: int, seed: int = 10_000) -> float:
 
 def main(argv: list[str] | None = None) -> float:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="hansa_v0")
+    parser.add_argument("--game", default="hansa_v0", type=game_argument)
     parser.add_argument("--iterations", type=int, default=20)
     parser.add_argument("--batch", type=int, default=1000, help="env steps per iteration")
     parser.add_argument("--hidden", type=int, default=128)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 
+from meeplezoo.envs import game_argument
 from meeplezoo.envs.interop.gymnasium_view import SingleAgentEnv
 
 
@@ -42,7 +43,7 @@ def win_rate(model, env: SingleAgentEnv, games: int, seed: int = 10_000) -> floa
 
 def main(argv: list[str] | None = None) -> float:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="saint_malo_v0")
+    parser.add_argument("--game", default="saint_malo_v0", type=game_argument)
     parser.add_argument("--opponent", default="random")
     parser.add_argument("--steps", type=int, default=20_000)
     parser.add_argument("--eval-games", type=int, default=20)

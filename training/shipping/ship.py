@@ -23,10 +23,9 @@ from pathlib import Path
 from meeplezoo.agents.az.agent import BOTS_DIR
 from meeplezoo.agents.ppo.agent import PPO_BOTS_DIR
 from meeplezoo.agents.shipped import DISTILLED, VARIANTS, bot_stem
-from meeplezoo.envs import names
+from meeplezoo.envs import game_argument, names
 from meeplezoo.envs.versions import rules_name
 from meeplezoo.training.run.checkpoint import export_for_play, load_checkpoint
-from meeplezoo.training.run.paths import canonical_game
 
 MAX_BYTES = 5 * 1024 * 1024
 
@@ -160,7 +159,7 @@ def ship_checkpoint(checkpoint: Path, game: str, players: int = 2,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games", nargs="*", metavar="GAME", default=None)
+    parser.add_argument("games", nargs="*", metavar="GAME", default=None, type=game_argument)
     parser.add_argument("--minutes", type=float, default=15.0,
                         help="training minutes per game")
     parser.add_argument("--run-dir", default="runs")
@@ -194,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--play is an az bot's play record")
         try:
             play = None if args.play is None else play_record(args.play)
-            ship_checkpoint(Path(args.from_checkpoint), canonical_game(args.games[0]),
+            ship_checkpoint(Path(args.from_checkpoint), args.games[0],
                             args.players, algo=args.algo, play=play,
                             variant=args.variant or "")
         except ValueError as err:

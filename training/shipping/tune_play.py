@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", help="store the best settings in a copy of the checkpoint")
     args = parser.parse_args(argv)
     try:
-        from meeplezoo.benchmarks.arena.arena import resolve_game
+        from meeplezoo.envs import resolve_game
         from meeplezoo.training.run import flags
 
         flags.check_count("--deals", args.deals, 1, 10_000)

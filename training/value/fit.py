@@ -155,10 +155,11 @@ def table(record: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     from meeplezoo.benchmarks.studies.value_sets import build_set, load_set, pool_sets, save_set
+    from meeplezoo.envs import game_argument
 
     parser = argparse.ArgumentParser(prog="python -m meeplezoo.training.value.fit",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("game")
+    parser.add_argument("game", type=game_argument)
     parser.add_argument("--agent", default="mcts:100", help="plays both seats")
     parser.add_argument("--set", action="append", default=[],
                         help="fit this value set (.npz) instead of playing (repeatable: "
