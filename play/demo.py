@@ -7,8 +7,9 @@
    game's MCTS at 1,000 simulations, the bot just trained and the bot that ships with the
    package (``az:default``, trained the same way for 25 minutes), both at 64 simulations
    per move; the rating table, and the ratings plot saved beside it.  The shipped bot
-   beats ``mcts:1000`` (0.76 over 400 games in BENCHMARKS.md) at a fifteenth of its think
-   time: what search and self-play give in half an hour of CPU.
+   beats ``mcts:1000`` at a fraction of its think time (its figures, read from the
+   records: ``meeplezoo bots hansa``): what search and self-play give in half an hour of
+   CPU.
 """
 
 from __future__ import annotations
