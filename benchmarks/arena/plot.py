@@ -81,19 +81,22 @@ def plot_ratings(summary: dict, path: str | Path) -> Path:
     import matplotlib.pyplot as plt
 
     rows = summary["ratings"][::-1]                      # barh draws bottom-up
-    names = [r["agent"] for r in rows]
+    # A checkpoint path as a tick label squeezed the axes and pushed the title off the
+    # canvas: long names print as letters, spelled out under the plot.
+    label = short_labels([r["agent"] for r in rows])
+    spelled = legend(label)[1:]
     values = [r["rating"] for r in rows]
     below = [max(0.0, r["rating"] - r["low"]) for r in rows]
     above = [max(0.0, r["high"] - r["rating"]) for r in rows]
-    fig, ax = plt.subplots(figsize=(7.0, 1.2 + 0.5 * len(rows)), dpi=120)
+    fig, ax = plt.subplots(figsize=(7.0, 1.2 + 0.5 * len(rows) + 0.2 * len(spelled)), dpi=120)
     ax.errorbar(values, range(len(rows)), xerr=[below, above], fmt="o", color="tab:blue",
                 ecolor="tab:gray", elinewidth=2, capsize=5, markersize=7)
     for y, v in enumerate(values):
         ax.annotate(f"{v:.0f}" if summary["method"] == "bradley_terry" else f"{v:.1f}", (v, y),
                     textcoords="offset points", xytext=(0, 8), ha="center", fontsize=9)
-    ax.axvline(0.0, color="tab:red", linewidth=1, linestyle="--",
-               label=f"anchor: {summary['anchor']}")
-    ax.set_yticks(range(len(rows)), names)
+    anchor = label.get(summary["anchor"], summary["anchor"])
+    ax.axvline(0.0, color="tab:red", linewidth=1, linestyle="--", label=f"anchor: {anchor}")
+    ax.set_yticks(range(len(rows)), [label[r["agent"]] for r in rows])
     ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.set_xlabel(f"{_scale_name(summary)} (95% bootstrap interval)")
     title = (f"{summary.get('game', '')} · {summary['num_players']} players · "
@@ -101,9 +104,12 @@ def plot_ratings(summary: dict, path: str | Path) -> Path:
     ax.set_title(title.strip(" ·"))
     ax.grid(axis="x", alpha=0.3)
     ax.legend(loc="lower right", fontsize=8)
+    if spelled:
+        fig.text(0.01, 0.0, "\n".join(line.strip() for line in spelled), fontsize=8,
+                 va="top", ha="left", family="monospace")
     fig.tight_layout()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
+    fig.savefig(path, bbox_inches="tight")              # the title and the names kept whole
     plt.close(fig)
     return path

@@ -1,7 +1,7 @@
 """``meeplezoo rate GAME --agent X``: X's rating on a game's frozen ladder.
 
     meeplezoo rate hansa --agent my_bot.py:Bot --precision 100
-    meeplezoo rate saint_malo --agent az:default,sims=128 --ladder saint_malo_v0-2p-ladder-v1
+    meeplezoo rate saint_malo --agent az:default,sims=128 --ladder saint_malo_v0-2p-ladder-v7
 
 X plays every anchor of the ladder (``ladder.py``) on the ladder's fixed deals, each deal
 in both seatings, ``--chunk`` deals at a time into a resumable JSONL; after each chunk
@@ -14,6 +14,11 @@ new replays its own reference games, and lands on its frozen rating.
 
 Reports: a table of the ladder with X placed on it, JSON, a PNG (``--plot``) and a
 Markdown block to paste into a paper.
+
+A rating compares only with ratings on the same ladder, name and version: each version
+fits its anchors anew from its own reference games, so the same anchor can stand at
+different ratings in two versions (Saint Malo's ``mcts:1000`` does in the ladder's first
+and fifth).  Quote the ladder with the rating, as the reports do.
 """
 
 from __future__ import annotations
@@ -141,6 +146,8 @@ def table(report: dict) -> str:
         side = "above the top" if report["score"] == 1.0 else "below the bottom"
         lines += wrap(f"(a perfect record: {rated} is {side} of this ladder; its rating is "
                       f"set by the prior, not measured)")
+    lines += wrap(f"(ratings compare only with ratings on {report['ladder']}: another "
+                  f"ladder, or another version of this one, rates its anchors anew)")
     return "\n".join([*lines, *legend(label)])
 
 
@@ -157,7 +164,7 @@ def markdown(report: dict) -> str:
         "", f"`{report['agent']}` rated by `meeplezoo rate` with the anchors held at their "
             f"frozen ratings (random = 0; "
             f"{'Bradley-Terry' if report['scale'] == 'elo' else 'OpenSkill Plackett-Luce'}, "
-            f"deal bootstrap)."])
+            f"deal bootstrap); comparable only with ratings on this ladder version."])
 
 
 def plot(report: dict, path: Path) -> Path:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -74,6 +75,7 @@ def test_the_same_agent_plays_the_same_games_and_reports(small_ladder, tmp_path,
     assert rate.main([*args, "--out", str(tmp_path / "one")]) == 0
     out = capsys.readouterr().out
     assert "<- rated" in out and "| `hansa_v0-2p-ladder-v1` |" in out and "plot:" in out
+    assert "ratings compare only with ratings on hansa_v0-2p-ladder-v1" in " ".join(out.split())
     assert rate.main([*args, "--out", str(tmp_path / "two")]) == 0
 
     def games(folder):
@@ -216,3 +218,11 @@ def test_rate_refuses_a_number_out_of_range_before_any_game(monkeypatch, tmp_pat
     lines = err.strip().splitlines()
     assert status == 2 and len(lines) == 1, err
     assert lines[0].startswith(f"meeplezoo: error: {flag} ") and not (tmp_path / "out").exists()
+
+
+def test_the_ladder_the_help_names_is_one_rate_takes():
+    # an example naming a retired ladder version errors on a user's first try
+    named = re.findall(r"--ladder (\S+)", rate.__doc__)
+    assert named
+    for name in named:
+        assert ladder.load_ladder(name)["name"] == name
