@@ -1,5 +1,8 @@
-"""README's "How the code is laid out" names every folder of the tree, and only folders
-that exist: the map a newcomer reads cannot drift from the code."""
+"""The README is a landing page that opens with the two commands (``make demo``, ``make
+test``), then says what MeepleZoo is, how to install it, a short example, one generated
+table of current results and where the documentation is; its "How the code is laid out"
+names every folder of the tree, and only folders that exist: the map a newcomer reads
+cannot drift from the code."""
 
 from __future__ import annotations
 
@@ -7,6 +10,20 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_readme_opens_with_the_two_commands_and_stays_a_landing_page():
+    text = (ROOT / "README.md").read_text()
+    first_block = text.split("```", 2)[1]
+    assert text.startswith("# MeepleZoo\n\n```")
+    commands = [line.split()[:2] for line in first_block.splitlines() if line[:1].isalpha()]
+    assert commands == [["make", "demo"], ["make", "test"]]
+    sections = re.findall(r"^## (.+)$", text, re.MULTILINE)
+    for section in ("Install", "Current results", "Documentation", "How the code is laid out"):
+        assert section in sections, section
+    assert len(text.splitlines()) <= 200                # the guides live on the site
+    for target in re.findall(r"\]\(((?!https?:)[^)#]+)\)", text):
+        assert (ROOT / target).exists(), target
 
 
 def listed_folders() -> list[str]:

@@ -34,10 +34,12 @@ def table(header: list[str], rows: list[list[str]]) -> list[str]:
     return lines + ["| " + " | ".join(row) + " |" for row in rows]
 
 
-def link(path: str, base: str | None) -> str:
+def link(path: str, base: str | None, label: str | None = None) -> str:
     """A record's path as a link from ``base`` (``""``: relative, as from the README; a
     repository address), or as code where the page cannot reach the file."""
-    return f"`{path}`" if base is None else f"[`{path}`]({base}{path})"
+    if base is None:
+        return f"`{path}`"
+    return f"[{label or f'`{path}`'}]({base}{path})"
 
 
 def provenance(record: dict, path: str, command: str, base: str | None,

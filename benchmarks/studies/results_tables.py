@@ -144,7 +144,7 @@ def summary_rows(results: Path, base: str | None) -> list[list[str]]:
                      + (" (`best`)" if best_spec(bot.game, bot.players) == bot.name else ""),
                      strength_text(figure), str(figure["games"]), think_text(figure),
                      f"{bar['median_of_rounds']:.1f}x" if bar else "",
-                     link(bar_record(bot), base)])
+                     link(bar_record(bot), base, "summary")])
     return rows
 
 
@@ -161,7 +161,16 @@ def summary(results: Path = RESULTS_DIR, base: str | None = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-BLOCKS = {"summary": summary}
+def section(render):
+    """A block of one of the page's sections (record links as paths: a block may sit in a
+    site page, which cannot reach the records by a relative link)."""
+    return lambda results, base: "\n".join(render(results, None)).rstrip("\n") + "\n"
+
+
+BLOCKS = {"summary": summary,
+          "bots": section(lambda results, base: bots_section(base)),
+          "ladders": section(lambda results, base: ladders_section(base)),
+          "speed": section(speed_sections)}
 
 
 def page(results: Path = RESULTS_DIR, base: str | None = None) -> str:
@@ -215,7 +224,9 @@ def main(argv: list[str] | None = None) -> int:
         stale = []
         for path in args.check or args.update or [Path("README.md")]:
             text = read_text(path)
-            fresh = render_blocks(text, args.results)
+            # Relative record links work from the checkout's root (README); a site page
+            # names the records' paths instead.
+            fresh = render_blocks(text, args.results, None if "docs" in path.parts else "")
             if fresh != text and args.check:
                 stale.append(str(path))
             elif fresh != text:
