@@ -29,7 +29,9 @@ from meeplezoo.envs.core.contract import H_NUM_PLAYERS
 from meeplezoo.envs.versions import rules_name
 
 
-def _play_random_game(game: str, seed: int) -> int:
+def play_random_game(game: str, seed: int) -> int:
+    """A random 2-player game to its end through the AEC env: reset, step, the legal-move
+    mask and the observation kernel compile (``serve``'s warm-up uses it too)."""
     env = make(game, num_players=2)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -46,8 +48,9 @@ def _uniform_evaluator(states, masks):
     return np.zeros((states.shape[0], int(states[0, H_NUM_PLAYERS]))), masks.astype(np.float64)
 
 
-def _search_twice(game: str, agent) -> None:
-    """Two moves in a row: the second reuses the first tree (subtree reuse compiles)."""
+def search_twice(game: str, agent) -> None:
+    """Two moves in a row: the second reuses the first tree (subtree reuse compiles).
+    Any agent that searches: the registry's ``mcts:N``, ``az:default``."""
     env = make(game, num_players=2)
     env.reset(seed=0)
     for _ in range(2):
@@ -61,7 +64,7 @@ def warm_game(game: str) -> list[str]:
     from meeplezoo.agents.mcts import MCTSAgent
 
     done = []
-    _play_random_game(game, seed=0)
+    play_random_game(game, seed=0)
     done.append("env")
     spec = game_spec(game)
     for observations in (True, False):
@@ -75,11 +78,11 @@ def warm_game(game: str) -> list[str]:
         searches.append(MCTSAgent(simulations=8, rollout="heuristic", seed=0))
     searches.append(MCTSAgent(simulations=8, evaluator=_uniform_evaluator, leaf_batch=4, seed=0))
     for agent in searches:
-        _search_twice(game, agent)
+        search_twice(game, agent)
     done.append(f"mcts x{len(searches)}")
     for kind, bot_game in HEURISTICS:
         if bot_game == rules_name(game):
-            _search_twice(game, make_agent(kind, game, seed=0))
+            search_twice(game, make_agent(kind, game, seed=0))
             done.append(kind)
     return done
 

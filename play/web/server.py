@@ -33,6 +33,7 @@ only) adds one folder whose checkpoints, fits, boards and maps a request may nam
 | request | does |
 |---|---|
 | ``GET /api/setup`` | the games, their player counts and rule options, the agents |
+| ``GET /api/warmup`` | each game's warm-up: waiting, preparing, ready or failed |
 | ``POST /api/games`` ``{game, seats, seed?, options?}`` | a new game; its view |
 | ``GET /api/games/ID`` | the game's view (board, legal moves, scores, log, result) |
 | ``POST /api/games/ID/move`` ``{action}`` or ``{move}`` | a person's move (an id, or typed) |
@@ -45,12 +46,17 @@ only) adds one folder whose checkpoints, fits, boards and maps a request may nam
 | ``GET /api/replays/ID?ply=N`` | the position after N moves |
 | ``POST /api/replays/ID/analysis`` ``{ply, simulations?, network?}`` | as for a game |
 | ``POST /api/replays/ID/play`` | play on from a saved game's last position |
+
+At start the server compiles, game by game on one background thread, what each game's
+first game runs (``warming.py``); ``--no-warmup`` leaves that to the first request.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from meeplezoo.agents.shipped import SHIPPED_DATA
@@ -65,6 +71,7 @@ from meeplezoo.play.web.sessions import (
     WebGame,
     setup_choices,
 )
+from meeplezoo.play.web.warming import Warming
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 8 * 1024 * 1024           # a replay of the longest game is well under 1 MB
@@ -83,14 +90,17 @@ def _starlette():
 
 
 def create_app(limit: int = 64, allow_code_agents: bool = False, host: str = "127.0.0.1",
-               port: int = 8000, allow_files: str | Path | None = None):
+               port: int = 8000, allow_files: str | Path | None = None,
+               warm_games: Sequence[str] = ()):
     """The ASGI app with its own sessions (a test makes one per server), for a server bound
     to ``host``:``port`` (the Host and Origin it accepts; ``guard.py``).
     ``allow_code_agents``: whether a seat may run code the request names (``process:``,
     ``path/to/bot.py:Name``, ``module:Name``); loopback only, as anyone who can reach the
     server could name any file or command.  ``allow_files``: a folder whose checkpoints,
     fitted values, boards and maps a request may name (loopback only); without it a
-    request reads only the package's shipped files (``readable_folders``)."""
+    request reads only the package's shipped files (``readable_folders``).
+    ``warm_games``: the games to compile in the background from the server's start
+    (``warming.py``); none by default, so an app made for a test spends no CPU on it."""
     if allow_code_agents and not is_loopback(host):
         raise ValueError(f"--allow-code-agents runs code a request names: it is for a server "
                          f"on loopback (127.0.0.1) only, not --host {host}")
@@ -104,6 +114,13 @@ def create_app(limit: int = 64, allow_code_agents: bool = False, host: str = "12
     from starlette.staticfiles import StaticFiles
 
     sessions = Sessions(limit)
+    warming = Warming(warm_games)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        warming.start()                      # a thread: the server answers meanwhile
+        yield
+        warming.stop()
 
     def error(status: int, message: str) -> JSONResponse:
         return JSONResponse({"error": message}, status_code=status)
@@ -171,6 +188,7 @@ def create_app(limit: int = 64, allow_code_agents: bool = False, host: str = "12
                              f"options")
         if not isinstance(data.get("game"), str):
             raise ValueError("name a game, e.g. {\"game\": \"hansa\", \"seats\": [...]}")
+        warming.prefer(data["game"])         # not ready yet: it warms next
         seats = data.get("seats")
         for index, spec in enumerate(seats if isinstance(seats, list) else []):
             # Here, before WebGame: making the agent would import the file or start it.
@@ -230,6 +248,7 @@ def create_app(limit: int = 64, allow_code_agents: bool = False, host: str = "12
     routes = [
         Route("/", index),
         Route("/api/setup", handler(None, lambda r, d, _: setup_choices())),
+        Route("/api/warmup", handler(None, lambda r, d, _: warming.status())),
         Route("/api/games", handler(None, new_game), methods=["POST"]),
         Route("/api/games/{key}", handler("game", game_view)),
         Route("/api/games/{key}/move", handler("game", move), methods=["POST"]),
@@ -245,8 +264,10 @@ def create_app(limit: int = 64, allow_code_agents: bool = False, host: str = "12
         Route("/api/replays/{key}/play", handler("replay", play_on), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(Guard, host=host, port=port)])
+    app = Starlette(routes=routes, middleware=[Middleware(Guard, host=host, port=port)],
+                    lifespan=lifespan)
     app.state.sessions = sessions
+    app.state.warming = warming
     return app
 
 
@@ -285,6 +306,9 @@ def add_arguments(parser) -> None:
                         help="let the page name checkpoints (az:FILE, ppo:FILE), fitted "
                              "values (leaf=fitted:FILE), boards and maps inside FOLDER "
                              "(loopback only); without it only the shipped ones")
+    parser.add_argument("--no-warmup", action="store_true",
+                        help="do not compile the games in the background at start (the "
+                             "first game of each game then compiles what it needs)")
 
 
 def check_host(host: str) -> None:
@@ -306,8 +330,11 @@ def serve_command(args) -> int:
     if not 1 <= args.port <= 65535:
         # not 0 (any free port) either: the Host check needs the port the page will use
         raise ValueError(f"--port {args.port} is not a port number (1..65535)")
+    from meeplezoo.envs import names
+
     app = create_app(allow_code_agents=args.allow_code_agents, host=args.host, port=args.port,
-                     allow_files=args.allow_files)
+                     allow_files=args.allow_files,
+                     warm_games=() if args.no_warmup else names())
     import uvicorn
 
     name = f"[{args.host}]" if ":" in args.host else args.host

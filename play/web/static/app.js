@@ -11,6 +11,13 @@ let setup = null;                 // GET /api/setup
 let current = null;               // the view on screen (a game or a replay)
 let pending = 0;                  // requests in flight: body[data-busy]
 let botDue = false;               // a bot's move is scheduled: body[data-ready] stays 0
+let warmup = null;                // GET /api/warmup: each game's compile-ahead state
+// Polling the warm-up: 1 s, then each wait half as long again, up to 5 s (starting a
+// game asks at once); it stops once every game is ready (or failed), or at once when
+// the server does not warm.
+const WARMUP_POLL_MS = [1000, 5000];
+// A new game still unanswered after this long says why it takes long.
+const SLOW_START_MS = 1500;
 
 function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -116,7 +123,61 @@ async function startGame() {
   const seats = [...$("seats").querySelectorAll("input")].map((i) => i.value.trim());
   const body = { game: $("game").value, seats, options: chosenOptions() };
   if ($("seed").value !== "") body.seed = Number($("seed").value);
-  show(await api("POST", "/api/games", body));
+  // A game whose code is not compiled yet takes a while to start: say so, not a frozen page.
+  const starting = $("starting"), game = body.game;
+  const compiling = `starting the game… (compiling ${game}: its first game on this server)`;
+  const known = warmState(game);
+  starting.textContent = known && known.state !== "ready" ? compiling : "starting the game…";
+  starting.hidden = false;
+  $("start").disabled = true;
+  const slow = setTimeout(() => {       // ready (warmed) and still slow: a busy machine
+    const now = warmState(game);
+    starting.textContent = now && now.state === "ready" ?
+      "starting the game… (the server is busy)" : compiling;
+  }, SLOW_START_MS);
+  if (warmup && !warmup.done) setTimeout(() => pollWarmup(0), 300);  // it moved up the queue
+  try {
+    show(await api("POST", "/api/games", body));
+  } finally {
+    clearTimeout(slow);
+    starting.hidden = true;
+    $("start").disabled = false;
+  }
+}
+
+// --- the warm-up: "preparing <game>…" until the game's code is compiled -------------------
+
+function warmState(game) { return warmup && warmup.games.find((g) => g.game === game); }
+
+function showWarmup() {
+  const box = $("warmup"), game = $("game").value, state = warmState(game);
+  box.hidden = !state || state.state === "ready";
+  $("start").title = box.hidden ? "" : "you may start now: the game waits while its code compiles";
+  if (box.hidden) { box.dataset.state = state ? state.state : "off"; return; }
+  box.dataset.state = state.state;
+  const ready = warmup.games.filter((g) => g.state === "ready").length;
+  const count = `${ready} of ${warmup.games.length} games ready`;
+  if (state.state === "failed") {
+    box.textContent = `${game} could not be prepared (${state.reason}); its first game compiles what it needs`;
+  } else if (state.state === "preparing") {
+    box.textContent = `preparing ${game}… (compiling ${state.stage || "its code"}; ${count})`;
+  } else {
+    box.textContent = `preparing ${game}… (waiting for the games before it; ${count})`;
+  }
+}
+
+async function pollWarmup(wait) {
+  const next = Math.min(Math.max(wait * 1.5, WARMUP_POLL_MS[0]), WARMUP_POLL_MS[1]);
+  try {
+    const response = await fetch("/api/warmup");     // not api(): the page stays ready
+    if (response.ok) {
+      warmup = await response.json();
+      showWarmup();
+      if (!warmup.enabled || warmup.done) return;
+    }
+  } catch (e) { /* the server is busy or restarting: ask again later */ }
+  clearTimeout(pollWarmup.timer);
+  pollWarmup.timer = setTimeout(() => pollWarmup(next), next);
 }
 
 // --- drawing a view ----------------------------------------------------------------------
@@ -287,9 +348,10 @@ async function init() {
   setup = await api("GET", "/api/setup");
   $("game").replaceChildren(...setup.games.map((g) => el("option", { value: g.name }, g.name)));
   $("agent-specs").replaceChildren(...setup.seat_examples.map((s) => el("option", { value: s })));
-  $("game").addEventListener("change", () => { fillSeats(); fillOptions(); });
+  $("game").addEventListener("change", () => { fillSeats(); fillOptions(); showWarmup(); });
   $("players").addEventListener("change", fillSeats);
   fillSeats(); fillOptions();
+  pollWarmup(0);
   $("start").addEventListener("click", () => attempt(startGame));
   $("tab-play").addEventListener("click", () => tab("play"));
   $("tab-watch").addEventListener("click", () => tab("watch"));
