@@ -1,6 +1,7 @@
 """The AEC envs unchanged in other libraries: SuperSuit's wrappers and TorchRL.
 
-README ("Into other RL code") lists what applies; these tests keep that list honest.
+The RL libraries guide (`docs/pages/guides/rl_libraries.md`) lists what applies; these tests
+keep that list honest.
 """
 
 from __future__ import annotations
