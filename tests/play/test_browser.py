@@ -4,7 +4,7 @@ place there, at least ``BOARD_SHARE`` of the person's moves) and finds the env's
 shown under their label; a replay is stepped through; an illegal typed move and a corrupt
 file show their errors.  A screenshot of each game's page from the middle of its game,
 click boxes outlined, is written to ``$MEEPLEZOO_SCREENSHOTS`` (default: the test's
-temporary folder); ``MEEPLEZOO_SCREENSHOTS=docs/images`` remakes the README's pictures.
+temporary folder); ``MEEPLEZOO_SCREENSHOTS=docs/images`` remakes the pictures there.
 
 Debian's ``chromium`` and ``chromium-driver`` (``.ci/run`` installs them); without them the
 tests skip, unless ``MEEPLEZOO_REQUIRE_BROWSER=1`` (CI) makes that a failure.
@@ -45,7 +45,7 @@ GAMES = {"hansa": {}, "saint_malo": {}, "carcassonne": {}, "serenissima": {},
 # Saint Malo's dice and scoring choices are on its dice).
 BOARD_SHARE: dict[str, float] = {}
 # A screenshot candidate every so many moves (~0.25 s each with the hover): often when
-# making the README's pictures, seldom otherwise.
+# making the pictures in docs/images, seldom otherwise.
 SHOT_EVERY = 7 if os.environ.get("MEEPLEZOO_SCREENSHOTS") else 40
 pytestmark = pytest.mark.skipif(
     not (CHROMIUM and DRIVER) and os.environ.get("MEEPLEZOO_REQUIRE_BROWSER") != "1",
@@ -183,7 +183,7 @@ def test_a_person_clicks_a_game_to_its_end(server, browser, shots, game):
         assert not page["error"], page["error"]
         assert moves < 3000
     assert frames, "no position of this game had a click box"
-    # The README's picture: of the frames from the middle third of the person's moves, the
+    # The picture in docs/images: of the frames from the middle third of the person's moves, the
     # one with the most click boxes (the nearest the middle if none is there).
     middle = [f for f in frames if moves / 3 <= f[0] <= 2 * moves / 3]
     shot = max(middle, key=lambda f: f[1]) if middle else min(
