@@ -1,4 +1,4 @@
-"""Remake the README's "Pictures": a mid-game frame of each game from a greedy bot game.
+"""Remake the board pictures in docs/images: a mid-game frame of each game from a greedy bot game.
 
     python docs/make_pictures.py [--out docs/images]
 
@@ -16,7 +16,7 @@ from meeplezoo.agents.registry import make_agent
 from meeplezoo.envs import make
 from meeplezoo.play.web.board import png_bytes
 
-# game, players, seed: the players of the README's frames
+# game, players, seed: the players of each frame
 GAMES = (("hansa_teutonica_v0", 2, 4), ("carcassonne_v0", 3, 4), ("saint_malo_v0", 3, 4),
          ("serenissima_v0", 2, 4), ("hansa_v0", 3, 4))
 SHARE = 0.6            # how far into the game the frame is (by moves)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from meeplezoo.envs import names, spec
 
-# What README's games table says of each game's rules and board, in a few words.
+# What `meeplezoo games` says of each game's rules and board, in a few words.
 STATUS = {
     "saint_malo_v0": "complete",
     "hansa_teutonica_v0": "complete; 2-player regions from unverified data",
