@@ -76,13 +76,14 @@ def _one_line(err: BaseException) -> str:
 
 class Warming:
     """The warm-up of ``games``, in order, on one background thread; nothing when
-    ``games`` is empty (``--no-warmup``).  ``stages_of``: a game's stages (tests swap it)."""
+    ``games`` is empty (``--no-warmup``).  ``stages_of``: a game's stages (a test may
+    swap it before ``start``)."""
 
     def __init__(self, games: Sequence[str] = (),
                  stages_of: Callable[[str], list] = stages):
         self._games = list(games)
         self._queue = list(games)
-        self._stages_of = stages_of
+        self.stages_of = stages_of
         self._status = {g: {"game": g, "state": "waiting", "stage": None, "reason": None,
                             "skipped": [], "seconds": {}} for g in games}
         self._lock = threading.Lock()
@@ -150,7 +151,7 @@ class Warming:
         self._set(game, state="preparing")
         stage = "stages"
         try:
-            for stage, run in self._stages_of(game):
+            for stage, run in self.stages_of(game):
                 if self._stop.is_set():
                     return
                 self._set(game, stage=stage)
