@@ -4,6 +4,7 @@ boxes against the picture they lie on, and ``meeplezoo serve`` started for real.
 from __future__ import annotations
 
 import io
+import json
 import os
 import socket
 import subprocess
@@ -99,8 +100,9 @@ def test_serve_refuses_a_bad_port_and_serves_on_loopback(capsys):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    # --no-warmup: this test needs the page, not the games compiled (test_serve_warmup.py)
     server = subprocess.Popen([sys.executable, "-m", "meeplezoo.play.cli", "serve",
-                               "--port", str(port)], stderr=subprocess.PIPE,
+                               "--port", str(port), "--no-warmup"], stderr=subprocess.PIPE,
                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
         deadline, page = time.time() + 300, None          # generous: a loaded machine
@@ -113,6 +115,8 @@ def test_serve_refuses_a_bad_port_and_serves_on_loopback(capsys):
         assert page is not None and b"MeepleZoo" in page
         setup = urllib.request.urlopen(f"http://127.0.0.1:{port}/api/setup", timeout=5).read()
         assert b"saint_malo_v0" in setup
+        warmup = urllib.request.urlopen(f"http://127.0.0.1:{port}/api/warmup", timeout=5)
+        assert json.loads(warmup.read()) == {"enabled": False, "done": True, "games": []}
     finally:
         server.terminate()
         server.wait(timeout=120)
