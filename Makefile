@@ -6,13 +6,13 @@ STAMP := $(VENV)/.installed
 # CPU build of torch first (an unpinned torch would pull a multi-GB CUDA build).
 TORCH_CPU := torch==2.13.0
 
-.PHONY: demo test test-nojit lint bench setup clean
+.PHONY: demo test test-nojit lint bench setup clean docs
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet $(TORCH_CPU) || echo "torch CPU build unavailable; training extras skipped"
-	$(PY) -m pip install --quiet -e ".[dev,train,ray,rllib,web]"
+	$(PY) -m pip install --quiet -e ".[dev,train,ray,rllib,web,docs]"
 	@touch $(STAMP)
 
 setup: $(STAMP)
@@ -25,6 +25,10 @@ test: $(STAMP)
 
 test-nojit: $(STAMP)
 	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q tests/envs/test_saint_malo_examples.py tests/envs/test_saint_malo_edge_cases.py
+
+# The documentation site into site/ (mkdocs.yml); a warning fails the build.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
