@@ -2,7 +2,8 @@
 every game human vs random by clicking to the end (on the board wherever a move has a
 place there, at least ``BOARD_SHARE`` of the person's moves) and finds the env's scores
 shown under their label; a replay is stepped through; an illegal typed move and a corrupt
-file show their errors.  A screenshot of each game's page from the middle of its game,
+file show their errors; a game still compiling shows "preparing <game>…", and a slow start
+says it is compiling.  A screenshot of each game's page from the middle of its game,
 click boxes outlined, is written to ``$MEEPLEZOO_SCREENSHOTS`` (default: the test's
 temporary folder); ``MEEPLEZOO_SCREENSHOTS=docs/images`` remakes the pictures there.
 
@@ -12,6 +13,7 @@ tests skip, unless ``MEEPLEZOO_REQUIRE_BROWSER=1`` (CI) makes that a failure.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -52,16 +54,17 @@ pytestmark = pytest.mark.skipif(
     reason="Debian's chromium and chromium-driver are not installed")
 
 
-@pytest.fixture(scope="module")
-def server():
-    import uvicorn
-
-    from meeplezoo.play.web.server import create_app
-
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    app = create_app(port=port)          # the Host and Origin it answers (guard.py)
+        return probe.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serving(app, port: int):
+    """``app`` served on ``port`` from a thread; its address."""
+    import uvicorn
+
     instance = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                              log_level="warning"))
     thread = threading.Thread(target=instance.run, daemon=True)
@@ -70,9 +73,23 @@ def server():
     while not instance.started:
         assert time.time() < deadline and thread.is_alive(), "the server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", app
-    instance.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        instance.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server():
+    from meeplezoo.play.web.server import create_app
+
+    port = free_port()
+    # The Host and Origin it answers (guard.py); no warm-up (create_app's default): these
+    # tests compile what they play as they go.
+    app = create_app(port=port)
+    with serving(app, port) as url:
+        yield url, app
 
 
 @pytest.fixture(scope="module")
@@ -297,3 +314,71 @@ def test_a_replay_steps_through_and_a_corrupt_file_is_refused(server, browser, s
     browser.find_element(By.ID, "replay-file").send_keys(str(tmp_path / "garbage.json"))
     wait_ready(browser)
     assert "not a replay (not valid JSON)" in error_text(browser)
+
+
+# The page's POST /api/games held back ``arguments[0]`` ms, as a first game that compiles.
+SLOW_NEW_GAME = """const wait = arguments[0], real = window.fetch;
+window.fetch = (path, options) => path === "/api/games" ?
+  new Promise((done) => setTimeout(done, wait)).then(() => real(path, options)) :
+  real(path, options);"""
+
+
+def wait_for(condition, seconds: float = 60.0, what: str = "the page"):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        found = condition()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"{what}: not seen within {seconds} s")
+
+
+def test_a_game_preparing_shows_until_it_is_ready_and_may_be_started(browser):
+    """The server's warm-up held in hansa's first stage (until ``released``): the page
+    says "preparing hansa_v0…", a start meanwhile says it is compiling and still starts
+    the game, and once the warm-up is done the indicator goes."""
+    from meeplezoo.play.web.server import create_app
+
+    released, entered = threading.Event(), threading.Event()
+
+    def held(game):
+        def first():
+            if game == "hansa_v0":
+                entered.set()
+                assert released.wait(300), "never released"
+        return [("env", first)]
+
+    port = free_port()
+    app = create_app(port=port, warm_games=["hansa_v0", "saint_malo_v0"])
+    app.state.warming.stages_of = held
+    indicator = lambda: browser.find_element(By.ID, "warmup")  # noqa: E731
+    try:
+        with serving(app, port) as url:
+            assert entered.wait(60)
+            browser.get(f"{url}/?delay=0")
+            wait_ready(browser)
+            Select(browser.find_element(By.ID, "game")).select_by_value("hansa_v0")
+            wait_for(lambda: indicator().get_attribute("data-state") == "preparing",
+                     what="preparing hansa_v0")
+            assert indicator().is_displayed()
+            assert indicator().text.startswith("preparing hansa_v0… (compiling env;")
+            browser.execute_script(SLOW_NEW_GAME, 2500)
+            browser.find_element(By.ID, "start").click()
+            starting = browser.find_element(By.ID, "starting")
+            wait_for(starting.is_displayed, what="the starting line")
+            assert starting.text == ("starting the game… (compiling hansa_v0: its first "
+                                     "game on this server)")
+            assert not browser.find_element(By.ID, "start").is_enabled()
+            page = wait_ready(browser)
+            assert not page["error"], page["error"]
+            assert browser.find_element(By.ID, "table").is_displayed()
+            assert not starting.is_displayed()
+            released.set()
+            browser.find_element(By.ID, "tab-play").click()
+            # The page asks at most every 5 s while the warm-up runs, then no more.
+            wait_for(lambda: indicator().get_attribute("data-state") == "ready",
+                     what="hansa_v0 ready")
+            assert not indicator().is_displayed()
+            assert browser.find_element(By.ID, "start").is_enabled()
+    finally:
+        released.set()
