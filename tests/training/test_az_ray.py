@@ -27,7 +27,8 @@ GAME = "hansa_v0"
 # Two games per actor and 100 moves each a call: a few Hansa games end within 10 calls.
 SMALL = dict(game=GAME, num_games=2, simulations=8, fast_simulations=2, considered=4,
              moves_per_iteration=100, hidden=(16,), batch_size=16, min_buffer=8,
-             updates_per_iteration=2, checkpoint_every=2, progress=False, torch_threads=1)
+             updates_per_iteration=2, checkpoint_every=2, progress=False, torch_threads=1,
+             evaluations=0)
 
 
 def rows(run) -> list[dict]:
@@ -111,7 +112,7 @@ def test_ray_alone_starts_a_local_ray_from_the_cli(tmp_path, capsys):
     code = main(["train", GAME, "--algo", "az", "--ray", "--actors", "1", "--iterations", "2",
                  "--num-games", "2", "--simulations", "4", "--fast-simulations", "2",
                  "--considered", "2", "--moves-per-iteration", "10", "--hidden", "16",
-                 "--no-progress", "--run-dir", str(tmp_path)])
+                 "--no-progress", "--evaluations", "0", "--run-dir", str(tmp_path)])
     assert code == 0, capsys.readouterr().err
     assert "self-play on Ray: 1 actors" in capsys.readouterr().out
     assert not ray.is_initialized()

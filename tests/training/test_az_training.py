@@ -143,7 +143,8 @@ def test_the_buffer_rings_saves_and_refuses_a_corrupt_file(tmp_path):
 
 SMALL = dict(game=GAME, num_games=4, simulations=8, fast_simulations=2, considered=4,
              moves_per_iteration=30, hidden=(16,), batch_size=16, min_buffer=8,
-             updates_per_iteration=2, checkpoint_every=2, progress=False, torch_threads=1)
+             updates_per_iteration=2, checkpoint_every=2, progress=False, torch_threads=1,
+             evaluations=0)
 
 
 def test_training_learns_checkpoints_and_resumes(tmp_path):
@@ -192,7 +193,7 @@ def test_sigkill_then_resume(tmp_path):
     args = [GAME, "--num-games", "4", "--simulations", "8", "--fast-simulations", "2",
             "--considered", "4", "--moves-per-iteration", "20", "--hidden", "16",
             "--batch-size", "16", "--min-buffer", "8", "--checkpoint-every", "2",
-            "--torch-threads", "1", "--no-progress", "--run-name", "killed",
+            "--torch-threads", "1", "--no-progress", "--run-name", "killed", "--evaluations", "0",
             "--run-dir", str(tmp_path)]
     run = tmp_path / "killed"
     kill_after_an_odd_row([sys.executable, "-m", "meeplezoo.training.az.loop", *args,

@@ -27,7 +27,7 @@ def private_cache(tmp_path, monkeypatch):
 SMALL = dict(game="hansa_v0", num_games=4, simulations=8, fast_simulations=2, considered=4,
              moves_per_iteration=30, hidden=(16,), batch_size=16, min_buffer=8,
              updates_per_iteration=2, checkpoint_every=2, progress=False, torch_threads=1,
-             value_set=None)
+             value_set=None, evaluations=0)
 
 
 def test_self_play_games_are_dealt_boards_from_the_range():

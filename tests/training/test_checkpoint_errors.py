@@ -97,7 +97,7 @@ def test_train_refuses_hidden_zero(tmp_path, capsys):
 
 def test_a_killed_write_leaves_a_temporary_file_the_next_run_removes(tmp_path):
     options = Options(game=GAME, num_envs=8, num_steps=8, hidden=(8,), update_epochs=1,
-                      num_minibatches=2, max_updates=1, progress=False,
+                      num_minibatches=2, max_updates=1, progress=False, evaluations=0,
                       run_dir=str(tmp_path), run_name="r")
     folder = tmp_path / "r"
     folder.mkdir()

@@ -157,7 +157,7 @@ def test_tiny_run_with_opponent_pool_trains_and_resumes(tmp_path):
     options = Options(game="saint_malo", num_envs=16, num_steps=16, hidden=(16,),
                       update_epochs=1, num_minibatches=2, max_updates=2, checkpoint_every=1,
                       progress=False, run_dir=str(tmp_path), seed=3, opponent_fraction=0.5,
-                      pool_every=1, pool_size=2)
+                      pool_every=1, pool_size=2, evaluations=0)
     result = train(options)
     assert result["update"] == 2
     pool_dir = tmp_path / "saint_malo_v0_2p_seed3" / "pool"

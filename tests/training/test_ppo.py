@@ -57,7 +57,7 @@ def test_ppo_clipped_loss_hand_computed():
 def tiny(tmp_path, **changes) -> Options:
     options = Options(game="saint_malo", num_envs=16, num_steps=8, hidden=(16,),
                       update_epochs=1, num_minibatches=2, max_updates=2, checkpoint_every=1,
-                      progress=False, run_dir=str(tmp_path), seed=3)
+                      progress=False, run_dir=str(tmp_path), seed=3, evaluations=0)
     for key, value in changes.items():
         setattr(options, key, value)
     return options

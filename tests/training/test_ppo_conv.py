@@ -28,7 +28,7 @@ def tiny(tmp_path, **changes) -> Options:
     options = Options(game=GAME, num_envs=4, num_steps=8, hidden=(16,), channels=4, blocks=1,
                       architecture="carcassonne-conv", update_epochs=1, num_minibatches=2,
                       max_updates=2, checkpoint_every=1, progress=False, run_dir=str(tmp_path),
-                      seed=3, torch_threads=1)
+                      seed=3, torch_threads=1, evaluations=0)
     for key, value in changes.items():
         setattr(options, key, value)
     return options

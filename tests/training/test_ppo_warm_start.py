@@ -37,7 +37,8 @@ def options(tmp_path, positions, **changes) -> ppo.Options:
     base = dict(game=GAME, num_envs=8, num_steps=8, hidden=(64,), update_epochs=1,
                 num_minibatches=2, max_updates=1, checkpoint_every=1, progress=False,
                 run_dir=str(tmp_path), run_name="warm", seed=5, torch_threads=1,
-                learning_rate=1e-5, warm_start=str(positions), warm_epochs=30)
+                learning_rate=1e-5, warm_start=str(positions), warm_epochs=30,
+                evaluations=0)
     return ppo.Options(**{**base, **changes})
 
 

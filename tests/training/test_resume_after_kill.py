@@ -17,7 +17,7 @@ from meeplezoo.training.run.checkpoint import load_checkpoint  # noqa: E402
 
 ARGS = ["saint_malo", "--num-envs", "8", "--num-steps", "16", "--hidden", "16",
         "--update-epochs", "1", "--num-minibatches", "2", "--checkpoint-every", "2",
-        "--torch-threads", "1", "--no-progress", "--run-name", "killed"]
+        "--torch-threads", "1", "--no-progress", "--run-name", "killed", "--evaluations", "0"]
 
 
 def csv_updates(path: Path) -> list[int]:

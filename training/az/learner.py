@@ -24,10 +24,11 @@ from meeplezoo.agents.layers import masked_logits
 from meeplezoo.envs import spec
 from meeplezoo.training.az.selfplay import ReplayBuffer
 from meeplezoo.training.run.checkpoint import keep_copy, remove_stale_temporaries, save_checkpoint
-from meeplezoo.training.run.checks import board_options, check_options, rule_options
-from meeplezoo.training.run.evaluate import append_eval_rows, evaluate_checkpoint
+from meeplezoo.training.run.checks import check_options, rule_options
+from meeplezoo.training.run.evaluate import announce_evaluations, evaluate_run, evaluation_files
 from meeplezoo.training.run.log import RunLog, budget_used, resume_or_refuse, torch_setup
 from meeplezoo.training.run.paths import canonical_game, run_path
+from meeplezoo.training.run.schedule import EvalSchedule
 from meeplezoo.training.run.value_log import log_value_quality
 
 NO_LOSSES = {"policy_loss": float("nan"), "value_loss": float("nan"),
@@ -140,6 +141,10 @@ class Learner:
                           step_key="iteration", total=options.iterations, unit="it",
                           desc=f"{options.game} az", resume=options.resume,
                           progress=options.progress)
+        self.schedule = EvalSchedule(options.evaluations, options.eval_every,
+                                     self.counters["iteration"], self.spent(),
+                                     options.eval_search_every)
+        announce_evaluations(self.log, options, self.schedule, unit="iterations")
         return self.log
 
     def spent(self) -> float:
@@ -201,12 +206,19 @@ class Learner:
                **stats, **extra}
         self.log.write(row, 1, games=counters["games"], buffer=self.buffer.size,
                        mps=f"{row['selfplay_moves_per_s']:.0f}")
-        evaluate_now = options.eval_every and counters["iteration"] % options.eval_every == 0
-        if counters["iteration"] % options.checkpoint_every == 0 or evaluate_now:
+        if self.schedule.due(counters["iteration"], self.spent()):
             self.save()
-        if evaluate_now:
-            self._evaluate()
+            self._evaluate(final=self.spent() >= 1.0)
+        elif counters["iteration"] % options.checkpoint_every == 0:
+            self.save()
         return row
+
+    def finish(self) -> None:
+        """The end of a run: the last evaluation (unless the last iteration made it) and
+        the checkpoint."""
+        self.save()
+        if self.schedule.final_due(self.counters["iteration"]):
+            self._evaluate(final=True)
 
     def save(self) -> None:
         self.buffer.save(self.buffer_path)
@@ -220,24 +232,21 @@ class Learner:
         schedule (saved with each checkpoint, so ``az:`` plays as the run last searched)."""
         return knowledge_of(self.options, lam_at(self.options, self.counters["iteration"]))
 
-    def _evaluate(self) -> None:
+    def _evaluate(self, final: bool = False) -> None:
         """One periodic evaluation (outside the time budget), rows keyed by the iteration."""
         options, counters = self.options, self.counters
         if options.keep_checkpoints:
             keep_copy(self.checkpoint_path, counters["iteration"])
-        rows = evaluate_checkpoint(self.checkpoint_path, options.game, options.eval_opponents,
-                                   options.eval_games, options.players,
-                                   seed=10_000 * counters["iteration"],
-                                   agent=f"az:{{checkpoint}},sims={options.eval_simulations}",
-                                   env_options=board_options(options.game, options.eval_board))
         stamp = {"update": counters["iteration"], "global_step": counters["moves"],
                  "elapsed_s": counters["elapsed_s"]}
-        append_eval_rows(self.log.eval_path, [{**stamp, **row} for row in rows])
-        for row in rows:
-            self.log.writer.add_scalar(f"eval/score_vs_{row['opponent']}", row["score"],
-                                       counters["iteration"])
+        evaluate_run(self.checkpoint_path, options, stamp,
+                     self.schedule.opponents(options.eval_opponents, final), self.log,
+                     agent=f"az:{{checkpoint}},sims={options.eval_simulations}",
+                     step=counters["iteration"])
+        self.schedule.evaluated(counters["iteration"])
         log_value_quality(self.folder, options, self.network, self.spec, self.device, stamp,
                           self.log.writer)
 
     def result(self, **extra) -> dict:
-        return {**self.counters, "checkpoint": str(self.checkpoint_path), **extra}
+        files = evaluation_files(self.log) if self.log is not None else {}
+        return {**self.counters, "checkpoint": str(self.checkpoint_path), **files, **extra}

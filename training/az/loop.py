@@ -12,7 +12,8 @@ error of the per-seat values against the final rewards mixed with the search's v
 of the score margins.  Logs go to ``<run-dir>/<run-name>/``: TensorBoard events,
 ``progress.csv``, ``checkpoint.pt`` and ``buffer.npz`` (every ``checkpoint_every``
 iterations and at the end; ``--resume`` continues with the same counters and buffer),
-and ``eval.csv`` with ``--eval-every``.
+and ``eval.csv`` and ``learning_curve.png``: six evaluations over the budget by default
+(``training/run/schedule.py``).  ``--minutes`` counts from the end of the compile.
 
     meeplezoo train hansa --algo az --ray --actors 2          # a local Ray, 2 actors
     meeplezoo train hansa --algo az --ray auto --actors 64    # the cluster `ray start` made
@@ -30,7 +31,9 @@ from meeplezoo.agents.az.evaluator import NetworkEvaluator
 from meeplezoo.training.az.learner import Learner, selfplay_settings
 from meeplezoo.training.az.options import Options
 from meeplezoo.training.az.selfplay import LockstepSelfPlay
+from meeplezoo.training.run.evaluate import evaluation_summary
 from meeplezoo.training.run.log import tyro_main
+from meeplezoo.training.run.schedule import quiet, warm_up
 
 
 def train(options: Options) -> dict:
@@ -45,6 +48,15 @@ def train(options: Options) -> dict:
     selfplay = LockstepSelfPlay(learner.spec, **selfplay_settings(options),
                                 seed=int(learner.np_rng.integers(1 << 31)))
     evaluator = NetworkEvaluator(learner.network, learner.spec, options.device)
+
+    def compile_selfplay():
+        """A few searched moves of two games with the run's settings and network, so its
+        first iteration is not the compile."""
+        tiny = LockstepSelfPlay(learner.spec, **{**selfplay_settings(options), "num_games": 2},
+                                seed=0)
+        tiny.play_moves(evaluator, 4)
+
+    warm_up(options.game, compile_selfplay, say=print if options.progress else quiet)
     log = learner.open_log()
     try:
         while learner.spent() < 1.0:
@@ -66,7 +78,7 @@ def train(options: Options) -> dict:
                            games=selfplay.games_finished - games_before,
                            moves_per_s=moves / selfplay_s, elapsed_s=elapsed,
                            update_s=elapsed - selfplay_s, stats=stats)
-        learner.save()
+        learner.finish()
     finally:
         log.close()
     return learner.result()
@@ -79,7 +91,8 @@ def train_main(argv: list[str] | None = None) -> int:
     return tyro_main(Options, train, argv, "meeplezoo train --algo az", __doc__.splitlines()[0],
                      lambda r: f"trained {r['iteration']} iterations ({r['games']} games, "
                                f"{r['positions']} positions, {r['updates']} updates) in "
-                               f"{r['elapsed_s']:.0f} s; checkpoint: {r['checkpoint']}")
+                               f"{r['elapsed_s']:.0f} s; checkpoint: {r['checkpoint']}"
+                               + evaluation_summary(r))
 
 
 def optional_value(argv: list[str], flag: str, default: str) -> list[str]:

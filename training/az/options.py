@@ -119,12 +119,20 @@ class Options:
     """continue the run in ``<run-dir>/<run-name>`` from its checkpoint and buffer"""
     progress: bool = True
     """show a progress bar"""
+    evaluations: int = 6
+    """evaluations against ``eval_opponents`` spread evenly over the budget (``--minutes``
+    of training, else ``--iterations``), the last at the end: ``eval.csv`` and
+    ``learning_curve.png`` in the run folder (their time is not training time); 0 with no
+    ``--eval-every``: no evaluation"""
     eval_every: int = 0
-    """evaluate against ``eval_opponents`` every this many iterations (0: off)"""
-    eval_games: int = 20
+    """evaluate every this many iterations instead (and at the end; 0: ``evaluations``)"""
+    eval_games: int = 16
     """games per opponent in each evaluation (seats alternated)"""
-    eval_opponents: tuple[str, ...] = ("random", "greedy")
-    """anchor agents of the periodic evaluation"""
+    eval_opponents: tuple[str, ...] = ("random", "greedy", "mcts:200")
+    """anchor agents of the periodic evaluation (agent specs: the game's rungs)"""
+    eval_search_every: int = 2
+    """opponents that search (``mcts:N``, ten to thirty times a greedy game's time) play at
+    every this many evaluations and at the last one"""
     eval_board: str | None = None
     """board of the evaluation games: ``generated:test`` logs the held-out score during
     training (a board per game from that range); default: the printed one"""

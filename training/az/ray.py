@@ -174,7 +174,7 @@ def train_on_ray(options) -> dict:
         log = learner.open_log()
         pool = ActorPool(ray, learner, options.actors, options.max_actor_restarts)
         measured = _learn_from_actors(ray, learner, pool)
-        learner.save()
+        learner.finish()
         return learner.result(**measured)
     finally:
         if pool is not None:
@@ -238,7 +238,7 @@ def _learn_from_actors(ray, learner: Learner, pool: ActorPool) -> dict:
                        load_ms=round(load_ms[-1], 2) if result["load_s"] is not None
                        else float("nan"),
                        actor_restarts=pool.restarts)
-        last = now
+        last = time.perf_counter()     # an evaluation in record() is not training time
     wall = max(time.perf_counter() - (steady_start or last), 1e-9)
     return {"actor_nodes": dict(nodes), "actor_restarts": pool.restarts,
             "put_ms": _median(put_ms), "load_ms": _median(load_ms),

@@ -8,7 +8,9 @@ per-seat trajectories), or with ``--opponent-fraction`` > 0 that fraction of the
 the learner (one seat) against a past snapshot from ``<run>/pool/`` (see ``pool.py``).  Logs go to
 ``<run-dir>/<run-name>/``: TensorBoard events, ``progress.csv`` and ``checkpoint.pt``
 (written every ``checkpoint_every`` updates and at the end; ``--resume`` continues from
-it with the same update counter, global step and training time).
+it with the same update counter, global step and training time), and ``eval.csv`` and
+``learning_curve.png``: six evaluations over the budget by default
+(``training/run/schedule.py``).  ``--minutes`` counts from the end of the compile.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import torch
@@ -29,10 +30,16 @@ from meeplezoo.training.ppo.collect import Collector, compute_gae
 from meeplezoo.training.ppo.pool import OpponentPool
 from meeplezoo.training.ppo.warm_start import warm_rows, warm_start
 from meeplezoo.training.run.checkpoint import keep_copy, remove_stale_temporaries, save_checkpoint
-from meeplezoo.training.run.checks import board_options, check_options, rule_options
-from meeplezoo.training.run.evaluate import append_eval_rows, evaluate_checkpoint
+from meeplezoo.training.run.checks import check_options, rule_options
+from meeplezoo.training.run.evaluate import (
+    announce_evaluations,
+    evaluate_run,
+    evaluation_files,
+    evaluation_summary,
+)
 from meeplezoo.training.run.log import RunLog, budget_used, resume_or_refuse, torch_setup, tyro_main
 from meeplezoo.training.run.paths import canonical_game, run_path
+from meeplezoo.training.run.schedule import EvalSchedule, quiet, warm_up
 
 
 @dataclass
@@ -114,12 +121,20 @@ class Options:
     """show a progress bar with steps/s"""
     max_updates: int | None = None
     """stop after this many updates in total (for tests and smoke runs)"""
+    evaluations: int = 6
+    """evaluations against ``eval_opponents`` spread evenly over the budget (``--minutes``
+    of training, else ``--total-steps``), the last at the end: ``eval.csv`` and
+    ``learning_curve.png`` in the run folder (their time is not training time); 0 with no
+    ``--eval-every``: no evaluation"""
     eval_every: int = 0
-    """evaluate against ``eval_opponents`` every this many updates, at a checkpoint (0: off)"""
-    eval_games: int = 20
+    """evaluate every this many updates instead (and at the end; 0: ``evaluations``)"""
+    eval_games: int = 16
     """games per opponent in each evaluation (seats alternated)"""
-    eval_opponents: tuple[str, ...] = ("random", "greedy")
-    """anchor agents of the periodic evaluation (agent specs, e.g. ``mcts:50``)"""
+    eval_opponents: tuple[str, ...] = ("random", "greedy", "mcts:200")
+    """anchor agents of the periodic evaluation (agent specs: the game's rungs)"""
+    eval_search_every: int = 2
+    """opponents that search (``mcts:N``, ten to thirty times a greedy game's time) play at
+    every this many evaluations and at the last one"""
     eval_board: str | None = None
     """board of the evaluation games: ``generated:test`` logs the held-out score during
     training (a board per game from that range); default: the printed one"""
@@ -219,6 +234,16 @@ def train(options: Options) -> dict:
         counters["elapsed_s"] += warm_start(policy, warm, options, folder, np_rng,
                                             device)["seconds"]
 
+    def compile_collection():
+        """A few decisions of the run's own collection, so its first update is not the
+        compile (the generator kept: the run is the same with or without the warm-up)."""
+        tiny = BatchEnv(game_spec, 2, options.players, seed=0,
+                        reward_scheme=options.reward_scheme, **rule_options(options))
+        with torch.random.fork_rng():
+            Collector(tiny, 2, 0.0).collect(policy, device, None)
+
+    warm_up(options.game, compile_collection, say=print if options.progress else quiet)
+
     # New games on resume: the dice are seeded from the seed and the update counter.
     env_seed = int(np_rng.integers(2**31)) if counters["update"] else options.seed
     env = BatchEnv(game_spec, options.num_envs, options.players, seed=env_seed,
@@ -237,11 +262,23 @@ def train(options: Options) -> dict:
     log = RunLog(folder, options, counters, key="update", step_key="global_step",
                  total=options.total_steps, unit="step", desc=options.game,
                  resume=options.resume, progress=options.progress)
-    eval_path = log.eval_path
 
     def spent() -> float:
         return budget_used(counters["global_step"], options.total_steps, counters["elapsed_s"],
                            options.minutes)
+
+    schedule = EvalSchedule(options.evaluations, options.eval_every, counters["update"],
+                            spent(), options.eval_search_every)
+    announce_evaluations(log, options, schedule)
+
+    def evaluate(final: bool = False) -> None:
+        save()
+        if options.keep_checkpoints:
+            keep_copy(checkpoint_path, counters["update"])
+        stamp = {k: counters[k] for k in ("update", "global_step", "elapsed_s")}
+        evaluate_run(checkpoint_path, options, stamp,
+                     schedule.opponents(options.eval_opponents, final), log)
+        schedule.evaluated(counters["update"])
 
     def save():
         if pool is not None:
@@ -321,38 +358,24 @@ def train(options: Options) -> dict:
                     pool.add(counters["update"], policy.state_dict(), meta)
             log.write(row, batch_size, update=counters["update"],
                       sps=f"{row['steps_per_s']:.0f}", kl=f"{stats['approx_kl']:.4f}")
-            evaluate_now = options.eval_every and counters["update"] % options.eval_every == 0
-            if counters["update"] % options.checkpoint_every == 0 or evaluate_now:
+            if schedule.due(counters["update"], spent()):
+                evaluate(final=spent() >= 1.0)      # (outside the timed update)
+            elif counters["update"] % options.checkpoint_every == 0:
                 save()
-            if evaluate_now:
-                if options.keep_checkpoints:
-                    keep_copy(checkpoint_path, counters["update"])
-                evaluate(checkpoint_path, options, counters, eval_path, log.writer)
+        if schedule.final_due(counters["update"]):
+            evaluate(final=True)
         save()
     finally:
         log.close()
-    return {**counters, "checkpoint": str(checkpoint_path)}
-
-
-def evaluate(checkpoint_path: Path, options: Options, counters: dict, eval_path: Path,
-             writer) -> None:
-    """One periodic evaluation: rows in eval.csv and TensorBoard (not in the time budget)."""
-    rows = evaluate_checkpoint(checkpoint_path, options.game, options.eval_opponents,
-                               options.eval_games, options.players,
-                               seed=10_000 * counters["update"],
-                               env_options=board_options(options.game, options.eval_board))
-    stamp = {k: counters[k] for k in ("update", "global_step", "elapsed_s")}
-    append_eval_rows(eval_path, [{**stamp, **row} for row in rows])
-    for row in rows:
-        writer.add_scalar(f"eval/score_vs_{row['opponent']}", row["score"],
-                          counters["global_step"])
+    return {**counters, "checkpoint": str(checkpoint_path), **evaluation_files(log)}
 
 
 def train_main(argv: list[str] | None = None) -> int:
     """Entry point of ``meeplezoo train``: a positional game name is accepted first."""
     return tyro_main(Options, train, argv, "meeplezoo train", __doc__.splitlines()[0],
                      lambda r: f"trained {r['update']} updates, {r['global_step']} steps in "
-                               f"{r['elapsed_s']:.0f} s; checkpoint: {r['checkpoint']}")
+                               f"{r['elapsed_s']:.0f} s; checkpoint: {r['checkpoint']}"
+                               + evaluation_summary(r))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ INT_RANGES = {
     "total_steps": (1, 10**12), "iterations": (1, 10**9), "num_envs": (1, 65_536),
     "num_steps": (1, 100_000), "update_epochs": (1, 1_000), "num_minibatches": (1, 1_000_000),
     "checkpoint_every": (1, 10**9), "max_updates": (1, 10**9), "eval_every": (0, 10**9),
+    "evaluations": (0, 1_000), "eval_search_every": (1, 1_000),
     "eval_games": (1, 100_000), "pool_every": (1, 10**9), "pool_size": (1, 10_000),
     "num_games": (1, 65_536), "simulations": (1, 100_000), "fast_simulations": (1, 100_000),
     "considered": (1, 10_000), "leaf_batch": (1, 1_024), "moves_per_iteration": (1, 100_000),

@@ -59,6 +59,72 @@ def append_eval_rows(path: Path, rows: Sequence[dict], fields: Sequence[str] = E
         writer.writerows(rows)
 
 
+def evaluate_run(checkpoint: Path, options, stamp: dict, opponents: Sequence[str],
+                 log, agent: str = "ppo:{checkpoint}", step: int | None = None) -> list[dict]:
+    """One periodic evaluation of a run: ``opponents`` played by the checkpoint's
+    ``agent``, the rows (``stamp``: update, global_step, elapsed_s) appended to
+    ``eval.csv`` and TensorBoard (at ``step``, default the global step), the learning
+    curve redrawn, and one line said."""
+    from meeplezoo.training.run.checks import board_options
+
+    rows = evaluate_checkpoint(checkpoint, options.game, opponents, options.eval_games,
+                               options.players, seed=10_000 * int(stamp["update"]),
+                               agent=agent,
+                               env_options=board_options(options.game, options.eval_board))
+    append_eval_rows(log.eval_path, [{**stamp, **row} for row in rows])
+    for row in rows:
+        log.writer.add_scalar(f"eval/score_vs_{row['opponent']}", row["score"],
+                              stamp["global_step"] if step is None else step)
+    scores = ", ".join(f"{r['opponent']} {r['score']:.2f} [{r['wilson_low']:.2f}, "
+                       f"{r['wilson_high']:.2f}]" for r in rows)
+    log.say(f"eval at {stamp['elapsed_s'] / 60:.1f} min of training ({options.eval_games} "
+            f"games each): {scores}")
+    redraw_curve(log.eval_path.parent, log.say)
+    return rows
+
+
+def redraw_curve(run_folder: Path, say=print) -> Path | None:
+    """``learning_curve.png`` from ``eval.csv`` (None and a line said without matplotlib)."""
+    from meeplezoo.envs.core.extras import MissingExtra
+
+    try:
+        return plot_learning_curve(run_folder)
+    except MissingExtra as err:
+        say(f"(no learning_curve.png: {err})")
+        return None
+
+
+def announce_evaluations(log, options, schedule, unit: str = "updates") -> None:
+    """One line at the start: what the run is measured against, how often, and where."""
+    if not schedule.on:
+        return
+    from meeplezoo.training.run.schedule import is_search
+
+    when = (f"every {options.eval_every} {unit}" if options.eval_every else
+            f"{options.evaluations} times over the run")
+    sparse = options.eval_search_every > 1 and any(map(is_search, options.eval_opponents))
+    searches = f"; searches every {options.eval_search_every} evaluations" if sparse else ""
+    log.say(f"evaluating against {', '.join(options.eval_opponents)} ({options.eval_games} "
+            f"games each{searches}) {when}: {log.eval_path}, "
+            f"{log.eval_path.parent / 'learning_curve.png'}")
+
+
+def evaluation_files(log) -> dict:
+    """``eval_csv`` and ``learning_curve`` of a run's result, where it wrote them."""
+    curve = log.eval_path.parent / "learning_curve.png"
+    return {"eval_csv": str(log.eval_path) if log.eval_path.exists() else None,
+            "learning_curve": str(curve) if curve.exists() else None}
+
+
+def evaluation_summary(result: dict) -> str:
+    """The closing line's pointer to the curve (nothing when the run did not evaluate)."""
+    if not result.get("eval_csv"):
+        return ""
+    curve = result.get("learning_curve")
+    return f"\nevaluations: {result['eval_csv']}" + (f"; learning curve: {curve}" if curve
+                                                     else "")
+
+
 def read_eval_rows(path: Path) -> list[dict]:
     with Path(path).open(newline="") as handle:
         return [{k: (v if k == "opponent" else float(v)) for k, v in row.items()}
@@ -97,17 +163,25 @@ def plot_learning_curve(run_folder: str | Path, out: str | Path | None = None) -
         mine = [r for r in rows if r["opponent"] == opponent]
         for axis, key, scale in ((axes[0], "elapsed_s", 60.0), (axes[1], "global_step", 1e6)):
             x = [r[key] / scale for r in mine]
-            axis.plot(x, [r["score"] for r in mine], marker="o", label=f"vs {opponent}")
+            y = [r["score"] for r in mine]
+            # error bars as well as the band: a band of one point is invisible
+            below = [max(s - r["wilson_low"], 0.0) for s, r in zip(y, mine, strict=True)]
+            above = [max(r["wilson_high"] - s, 0.0) for s, r in zip(y, mine, strict=True)]
+            drawn = axis.errorbar(x, y, yerr=[below, above], marker="o", capsize=3,
+                                  linewidth=1.5, elinewidth=0.8, label=f"vs {opponent}")
             axis.fill_between(x, [r["wilson_low"] for r in mine],
-                              [r["wilson_high"] for r in mine], alpha=0.2)
+                              [r["wilson_high"] for r in mine], alpha=0.12,
+                              color=drawn.lines[0].get_color())
     axes[0].set_xlabel("training time (minutes)")
     axes[1].set_xlabel("env steps (millions)")
     axes[0].set_ylabel("score (win = 1), Wilson 95%")
+    axes[0].set_xlim(left=0)
+    axes[1].set_xlim(left=0)
     for axis in axes:
         axis.axhline(0.5, color="grey", linestyle="--", linewidth=1)
         axis.set_ylim(-0.02, 1.02)
         axis.grid(alpha=0.3)
-    axes[1].legend(loc="lower right")
+    axes[1].legend(loc="best", fontsize="small")
     figure.suptitle(curve_title(run_folder))
     figure.tight_layout()
     out = Path(out) if out else run_folder / "learning_curve.png"

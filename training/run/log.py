@@ -79,6 +79,13 @@ class RunLog:
                             else advance)
             self.bar.set_postfix(**postfix)
 
+    def say(self, text: str) -> None:
+        """A line above the progress bar (printed plainly without one)."""
+        if self.bar is not None:
+            self.bar.write(text)
+        else:
+            print(text, flush=True)
+
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
