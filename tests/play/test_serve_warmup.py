@@ -214,6 +214,7 @@ def stop_server(server: subprocess.Popen, seconds: float = 60) -> None:
         raise AssertionError(f"the server did not stop within {seconds} s of SIGTERM") from None
 
 
+@pytest.mark.slow
 def test_a_real_server_answers_at_once_and_warms_every_game_to_ready():
     server, url, page = start_server()
     try:
