@@ -1,9 +1,8 @@
 """The ``meeplezoo`` command line: ``demo``, ``games``, ``bots``, ``play``, ``serve``, ``replay``,
 ``arena``, ``match``, ``rate``, ``generalisation``, ``train``, ``warmup``, ``bench``.
 
-``meeplezoo demo`` trains a Hansa bot by search and self-play for a few minutes and rates
-it, with the shipped bot, against random, greedy and the search (``--bots``: bots play a
-few games instead);
+``meeplezoo demo`` trains a Hansa bot by search and self-play for a few minutes, shows its
+learning curve and measures it against greedy (``--bots``: bots play a few games instead);
 ``meeplezoo arena saint_malo --agents random greedy mcts:200 --games 50`` rates agents;
 ``meeplezoo play saint_malo --seats human mcts:2000`` plays against bots in the terminal
 and ``meeplezoo replay game.json`` watches a recorded game; ``meeplezoo serve`` does both
@@ -18,7 +17,7 @@ import time
 
 from meeplezoo.agents.registry import agent_names, make_agent
 from meeplezoo.envs import __version__, names
-from meeplezoo.play.demo import DEMO_OPPONENTS
+from meeplezoo.play.demo import DEMO_MINUTES
 from meeplezoo.play.table import play_game, results_table
 
 # The docstring's whole first paragraph, on one line: every verb.
@@ -35,8 +34,7 @@ def demo(args) -> int:
             from meeplezoo.play.demo import train_and_rate
 
             return train_and_rate(minutes=args.minutes, deals=args.deals, out=args.out,
-                                  seed=max(args.seed, 1), workers=args.workers,
-                                  opponents=tuple(args.opponents))
+                                  seed=max(args.seed, 1))
     if args.game not in names():
         raise ValueError(f"unknown game {args.game!r}; available: {', '.join(names())}")
     seats = args.agents
@@ -125,15 +123,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"meeplezoo {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     p = commands.add_parser("demo", help="train a Hansa bot by search and self-play for a "
-                            "few minutes and rate it with the shipped bot against the search "
-                            "(--bots: bots play a few games instead)")
+                            "few minutes, show its learning curve and measure it against "
+                            "greedy (--bots: bots play a few games instead)")
     p.add_argument("--bots", action="store_true", help="only play bot games (no training)")
-    p.add_argument("--minutes", type=float, default=2.0, help="training time")
-    p.add_argument("--deals", type=int, default=6, help="arena deals per pair")
-    p.add_argument("--opponents", nargs="+", default=list(DEMO_OPPONENTS),
-                   help="the arena's anchors besides the two trained bots")
+    p.add_argument("--minutes", type=float, default=DEMO_MINUTES,
+                   help="training time (the compile and the evaluations not counted)")
+    p.add_argument("--deals", type=int, default=25,
+                   help="deals of the final match against greedy, each in both seat orders")
     p.add_argument("--out", default="demo_runs")
-    p.add_argument("--workers", type=int, default=2)
     p.add_argument("--game", default="saint_malo_v0")
     p.add_argument("--agents", nargs="+", default=["greedy", "random"],
                    help=f"one agent per seat, from: {', '.join(agent_names())}")

@@ -105,8 +105,8 @@ def announce_evaluations(log, options, schedule, unit: str = "updates") -> None:
     sparse = options.eval_search_every > 1 and any(map(is_search, options.eval_opponents))
     searches = f"; searches every {options.eval_search_every} evaluations" if sparse else ""
     log.say(f"evaluating against {', '.join(options.eval_opponents)} ({options.eval_games} "
-            f"games each{searches}) {when}: {log.eval_path}, "
-            f"{log.eval_path.parent / 'learning_curve.png'}")
+            f"games each{searches}) {when}, into\n    {log.eval_path} and "
+            f"learning_curve.png")
 
 
 def evaluation_files(log) -> dict:
