@@ -128,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", action="store_true", help="only play bot games (no training)")
     p.add_argument("--minutes", type=float, default=DEMO_MINUTES,
                    help="training time (the compile and the evaluations not counted)")
-    p.add_argument("--deals", type=int, default=25,
+    p.add_argument("--deals", type=int, default=20,
                    help="deals of the final match against greedy, each in both seat orders")
     p.add_argument("--out", default="demo_runs")
     p.add_argument("--game", default="saint_malo_v0")

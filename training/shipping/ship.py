@@ -60,6 +60,8 @@ def _run_flags(rate: float, game: str, minutes: float, torch_threads: int, playe
     iterations) a minute, and the flags both methods' ship commands share."""
     every = max(1, round(rate * minutes / evaluations)) if evaluations else 0
     extra = ["--resume"] if resume else []
+    if not evaluations:             # --eval-every 0 alone is the trainers' default schedule
+        extra += ["--evaluations", "0"]
     cap = MAX_DECISIONS.get(rules_name(game))
     extra += ["--max-decisions", str(cap)] if cap else []
     if torch_threads:
