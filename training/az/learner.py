@@ -31,6 +31,10 @@ from meeplezoo.training.run.paths import canonical_game, run_path
 from meeplezoo.training.run.schedule import EvalSchedule
 from meeplezoo.training.run.value_log import log_value_quality
 
+# ``--iterations`` when not given: a budget for a run without ``--minutes``; with them, a
+# ceiling the time reaches long before (the ``--iterations`` check's own maximum).
+DEFAULT_ITERATIONS = 1000
+UNLIMITED_ITERATIONS = 10**9
 NO_LOSSES = {"policy_loss": float("nan"), "value_loss": float("nan"),
              "margin_loss": float("nan")}
 
@@ -100,6 +104,9 @@ class Learner:
 
     def __init__(self, options):
         name = options.run_name or f"{options.game}_{options.players}p_az_seed{options.seed}"
+        if options.iterations is None:
+            iterations = UNLIMITED_ITERATIONS if options.minutes else DEFAULT_ITERATIONS
+            options = dataclasses.replace(options, iterations=iterations)
         options = dataclasses.replace(options, game=canonical_game(options.game),
                                       run_name=name)
         self.options, self.spec = options, spec(options.game)
@@ -158,10 +165,10 @@ class Learner:
         if self.buffer.size < options.min_buffer:
             return stats
         self.network.train()
-        # cosine decay of the learning rate over the iteration budget (``lr_schedule``):
-        # late updates refine instead of chasing the newest games
+        # cosine decay of the learning rate over the budget (``lr_schedule``; the training
+        # minutes or the iterations): late updates refine instead of chasing the newest games
         if options.lr_schedule == "cosine":
-            done = min(1.0, self.counters["iteration"] / options.iterations)
+            done = min(1.0, self.spent())
             for group in self.optimizer.param_groups:
                 group["lr"] = options.learning_rate * (0.1 + 0.9 * 0.5 * (1 + math.cos(
                     math.pi * done)))

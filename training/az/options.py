@@ -15,8 +15,9 @@ class Options:
     """number of seats (the network plays every seat)"""
     minutes: float = 0.0
     """training time budget in minutes across resumes (0: no time limit)"""
-    iterations: int = 1000
-    """budget of iterations across resumes"""
+    iterations: int | None = None
+    """budget of iterations across resumes (default: 1000, or none with ``--minutes``,
+    whose training time is then the whole budget)"""
     seed: int = 1
     """seed of torch, numpy, the searches and the games' dice"""
     num_games: int = 32
