@@ -159,7 +159,7 @@ def plot_learning_curve(run_folder: str | Path, out: str | Path | None = None) -
     if not rows:
         raise ValueError(f"{run_folder / 'eval.csv'} has no evaluations yet")
     figure, axes = plt.subplots(1, 2, figsize=(10, 3.6), sharey=True)
-    for opponent in sorted({r["opponent"] for r in rows}):
+    for opponent in dict.fromkeys(r["opponent"] for r in rows):     # the rungs' order
         mine = [r for r in rows if r["opponent"] == opponent]
         for axis, key, scale in ((axes[0], "elapsed_s", 60.0), (axes[1], "global_step", 1e6)):
             x = [r[key] / scale for r in mine]
