@@ -26,7 +26,7 @@ from pathlib import Path
 # heuristic (``lam=0.5``, ``agents/az/knowledge.py``): a few minutes' value head is still
 # noisy, and the heuristic alone at that budget (``mcts:64``) loses to greedy.
 DEMO_GAME = "hansa_v0"
-DEMO_MINUTES = 5.0
+DEMO_MINUTES = 6.0
 DEMO_NUM_GAMES = 128
 DEMO_SIMULATIONS = 64
 DEMO_BOT = "az:{checkpoint},sims={sims},lam=0.5"
