@@ -19,8 +19,8 @@ import shutil
 import time
 from pathlib import Path
 
-# The recipe: AlphaZero-style self-play on 2-player Hansa, the trainer's defaults but for
-# many games in lockstep (each network call batches their leaves).  The curve measures the
+# The recipe: AlphaZero-style self-play on 2-player Hansa with the trainer's defaults (128
+# games in lockstep: each network call batches their leaves).  The curve measures the
 # network with the trainer's cheap 32-simulation search; the final match gives it
 # ``DEMO_SIMULATIONS`` a move, each leaf valued half by the network and half by the game's
 # heuristic (``lam=0.5``, ``agents/az/knowledge.py``): a few minutes' value head is still
