@@ -118,6 +118,17 @@ def board_option_of(game_spec) -> str:
     return game_spec.board_option
 
 
+def board_options(game_spec, board: str | None, flag: str = "--board") -> dict:
+    """``{"board": board}`` / ``{"map": board}``: the game's own name for its board option
+    (nothing for ``None``); a game without generated boards is one line naming ``flag``."""
+    if board is None:
+        return {}
+    try:
+        return {board_option_of(game_spec): board}
+    except ValueError as err:
+        raise ValueError(f"{flag}: {err}") from None
+
+
 def distribution_of(game_spec, rule_options: dict) -> BoardDistribution | None:
     """The board distribution the rule options ask for, or ``None`` for a fixed board."""
     option = game_spec.board_option

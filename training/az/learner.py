@@ -21,13 +21,13 @@ from torch.nn import functional as F
 from meeplezoo.agents.az.knowledge import Knowledge
 from meeplezoo.agents.az.network import az_network_meta, make_az_network
 from meeplezoo.agents.layers import masked_logits
-from meeplezoo.envs import spec
+from meeplezoo.envs import resolve_game, spec
 from meeplezoo.training.az.selfplay import ReplayBuffer
 from meeplezoo.training.run.checkpoint import keep_copy, remove_stale_temporaries, save_checkpoint
 from meeplezoo.training.run.checks import check_options, rule_options
 from meeplezoo.training.run.evaluate import announce_evaluations, evaluate_run, evaluation_files
 from meeplezoo.training.run.log import RunLog, budget_used, resume_or_refuse, torch_setup
-from meeplezoo.training.run.paths import canonical_game, run_path
+from meeplezoo.training.run.paths import run_path
 from meeplezoo.training.run.schedule import EvalSchedule
 from meeplezoo.training.run.value_log import log_value_quality
 
@@ -107,7 +107,7 @@ class Learner:
         if options.iterations is None:
             iterations = UNLIMITED_ITERATIONS if options.minutes else DEFAULT_ITERATIONS
             options = dataclasses.replace(options, iterations=iterations)
-        options = dataclasses.replace(options, game=canonical_game(options.game),
+        options = dataclasses.replace(options, game=resolve_game(options.game),
                                       run_name=name)
         self.options, self.spec = options, spec(options.game)
         check_options(options, self.spec)

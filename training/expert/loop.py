@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from meeplezoo.envs import spec
+from meeplezoo.envs import resolve_game, spec
 from meeplezoo.training.az.learner import Learner, az_loss
 from meeplezoo.training.az.options import Options as AZOptions
 from meeplezoo.training.az.selfplay import BUFFER_FIELDS
@@ -49,7 +49,6 @@ from meeplezoo.training.expert.games import (
 from meeplezoo.training.run import flags
 from meeplezoo.training.run.checks import check_options, rule_options
 from meeplezoo.training.run.log import tyro_main
-from meeplezoo.training.run.paths import canonical_game
 
 AZ = AZOptions()        # the self-play run resumes with these defaults unless told otherwise
 PROG = "meeplezoo train --algo expert"
@@ -266,7 +265,7 @@ def resume_command(options: Options) -> str:
 
 def train(options: Options) -> dict:
     """Play (or load) the positions, pretrain, write the run folder; returns the figures."""
-    game = canonical_game(options.game)
+    game = resolve_game(options.game)
     options = dataclasses.replace(
         options, game=game,
         run_name=options.run_name or f"{game}_{options.players}p_expert_seed{options.seed}")

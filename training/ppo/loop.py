@@ -24,7 +24,7 @@ import torch
 from torch import nn, optim
 
 from meeplezoo.agents.ppo.network import make_network, network_meta
-from meeplezoo.envs import spec
+from meeplezoo.envs import resolve_game, spec
 from meeplezoo.envs.core.batch import BatchEnv
 from meeplezoo.training.ppo.collect import Collector, compute_gae
 from meeplezoo.training.ppo.pool import OpponentPool
@@ -38,7 +38,7 @@ from meeplezoo.training.run.evaluate import (
     evaluation_summary,
 )
 from meeplezoo.training.run.log import RunLog, budget_used, resume_or_refuse, torch_setup, tyro_main
-from meeplezoo.training.run.paths import canonical_game, run_path
+from meeplezoo.training.run.paths import run_path
 from meeplezoo.training.run.schedule import EvalSchedule, quiet, warm_up
 
 
@@ -211,7 +211,7 @@ def normalise_advantages(advantages: torch.Tensor, weights: torch.Tensor | None 
 
 def train(options: Options) -> dict:
     """Train with ``options``; returns the final counters and the checkpoint path."""
-    options = dataclasses.replace(options, game=canonical_game(options.game))
+    options = dataclasses.replace(options, game=resolve_game(options.game))
     game_spec = spec(options.game)
     check_options(options, game_spec)
     device, np_rng = torch_setup(options)

@@ -140,16 +140,11 @@ def rule_options(options) -> dict:
 
 
 def board_options(game: str, board: str | None, flag: str = "--board") -> dict:
-    """``{"board": ...}`` / ``{"map": ...}``: the game's own name for its board option."""
-    if board is None:
-        return {}
+    """:func:`meeplezoo.envs.core.boards.board_options` for a game by name."""
     from meeplezoo.envs import spec
-    from meeplezoo.envs.core.boards import board_option_of
+    from meeplezoo.envs.core.boards import board_options as options_of
 
-    try:
-        return {board_option_of(spec(game)): board}
-    except ValueError as err:
-        raise ValueError(f"{flag}: {err}") from None
+    return options_of(spec(game), board, flag) if board is not None else {}
 
 
 def check_boards(options) -> None:

@@ -65,12 +65,15 @@ def evaluate_run(checkpoint: Path, options, stamp: dict, opponents: Sequence[str
     ``agent``, the rows (``stamp``: update, global_step, elapsed_s) appended to
     ``eval.csv`` and TensorBoard (at ``step``, default the global step), the learning
     curve redrawn, and one line said."""
-    from meeplezoo.training.run.checks import board_options
+    from meeplezoo.envs import spec
+    from meeplezoo.envs.core.boards import board_options
 
+    # the board options from the game's own spec: ``checks`` (which names the same
+    # helper by game name) reaches this module through the value log
+    env_options = board_options(spec(options.game), options.eval_board, "--eval-board")
     rows = evaluate_checkpoint(checkpoint, options.game, opponents, options.eval_games,
                                options.players, seed=10_000 * int(stamp["update"]),
-                               agent=agent,
-                               env_options=board_options(options.game, options.eval_board))
+                               agent=agent, env_options=env_options)
     append_eval_rows(log.eval_path, [{**stamp, **row} for row in rows])
     for row in rows:
         log.writer.add_scalar(f"eval/score_vs_{row['opponent']}", row["score"],
