@@ -84,6 +84,7 @@ ACCEPTED = {
     ("train", "--ent-coef"): {"0"}, ("train", "--vf-coef"): {"0"},
     ("train", "--warm-value-mix"): {"0"},
     ("train-az", "--eval-every"): {"0"}, ("train", "--eval-every"): {"0"},
+    ("train-az", "--evaluations"): {"0"}, ("train", "--evaluations"): {"0"},   # 0: none
     ("train-az", "--value-mix"): {"0"}, ("train-az", "--full-fraction"): {"0"},
     ("train-az", "--weight-decay"): {"0"}, ("train-az", "--margin-coef"): {"0"},
     ("train-az", "--max-actor-restarts"): {"0"}, ("train-az", "--eval-simulations"): {"0"},
