@@ -201,7 +201,9 @@ def test_trainer_warns_when_the_training_range_reaches_into_the_test_split():
     pytest.importorskip("torch")
     from types import SimpleNamespace
 
-    from meeplezoo.training.run.checks import board_options, check_boards, rule_options
+    from meeplezoo.envs import spec
+    from meeplezoo.envs.core.boards import board_options
+    from meeplezoo.training.run.checks import check_boards, rule_options
 
     with pytest.warns(UserWarning, match="overlaps the held-out"):
         check_boards(SimpleNamespace(game="hansa_v0", board="generated:999990-1000010"))
@@ -211,4 +213,4 @@ def test_trainer_warns_when_the_training_range_reaches_into_the_test_split():
     assert rule_options(SimpleNamespace(game="serenissima_v0", board="generated:train",
                                         max_decisions=0)) == {"map": "generated:train"}
     with pytest.raises(ValueError, match="--board: saint_malo_v0 has no generated boards"):
-        board_options("saint_malo_v0", "generated:train")
+        board_options(spec("saint_malo_v0"), "generated:train")

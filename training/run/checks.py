@@ -136,15 +136,13 @@ def rule_options(options) -> dict:
     cut = flags.check_count("--max-decisions", getattr(options, "max_decisions", 0), 0,
                             1_000_000)
     chosen = {"max_decisions": cut} if cut else {}
-    return {**chosen, **board_options(options.game, getattr(options, "board", None))}
-
-
-def board_options(game: str, board: str | None, flag: str = "--board") -> dict:
-    """:func:`meeplezoo.envs.core.boards.board_options` for a game by name."""
+    board = getattr(options, "board", None)
+    if board is None:
+        return chosen
     from meeplezoo.envs import spec
-    from meeplezoo.envs.core.boards import board_options as options_of
+    from meeplezoo.envs.core.boards import board_options
 
-    return options_of(spec(game), board, flag) if board is not None else {}
+    return {**chosen, **board_options(spec(options.game), board)}
 
 
 def check_boards(options) -> None:
@@ -163,10 +161,10 @@ def check_boards(options) -> None:
     eval_board = getattr(options, "eval_board", None)
     if eval_board is not None:
         from meeplezoo.envs import spec
-        from meeplezoo.envs.core.boards import first_config
+        from meeplezoo.envs.core.boards import board_options, first_config
 
-        first_config(spec(options.game), board_options(options.game, eval_board,
-                                                       "--eval-board"))
+        game_spec = spec(options.game)
+        first_config(game_spec, board_options(game_spec, eval_board, "--eval-board"))
 
 
 def check_architecture(options, game_spec) -> None:

@@ -68,8 +68,6 @@ def evaluate_run(checkpoint: Path, options, stamp: dict, opponents: Sequence[str
     from meeplezoo.envs import spec
     from meeplezoo.envs.core.boards import board_options
 
-    # the board options from the game's own spec: ``checks`` (which names the same
-    # helper by game name) reaches this module through the value log
     env_options = board_options(spec(options.game), options.eval_board, "--eval-board")
     rows = evaluate_checkpoint(checkpoint, options.game, opponents, options.eval_games,
                                options.players, seed=10_000 * int(stamp["update"]),
