@@ -105,8 +105,6 @@ def paired_score(agent: str, opponent: str, game: str, deals: int, seed: int
             theirs = make_agent(opponent, game, seed=seed + 7919 + deal)
             seats = [ours, theirs] if seat == 0 else [theirs, ours]
             record, _ = play_game(game, seats, seed=10_000 * seed + deal)
-            best = max(record.rewards)
-            winners = [i for i, r in enumerate(record.rewards) if r == best]
-            points += 1.0 / len(winners) if seat in winners else 0.0
+            points += record.points(seat)
             games += 1
     return points, games

@@ -17,6 +17,12 @@ class GameRecord:
     rewards: list[float]
     decisions: int
 
+    def points(self, seat: int) -> float:
+        """What the game gives ``seat``: a win 1, a win shared by k seats 1/k, else 0."""
+        best = max(self.rewards)
+        winners = [i for i, r in enumerate(self.rewards) if r == best]
+        return 1.0 / len(winners) if seat in winners else 0.0
+
 
 def play_game(game: str, agents: Sequence, seed: int, **env_options) -> tuple[GameRecord, object]:
     """Play one game; ``agents[i]`` sits in seat i.  Returns the record and the final env."""
@@ -42,12 +48,10 @@ def results_table(records: Sequence[GameRecord]) -> str:
     """Per agent name: games, wins (shared wins count as a fraction), mean score."""
     stats: dict[str, list] = {}
     for record in records:
-        best = max(record.rewards)
-        winners = [i for i, r in enumerate(record.rewards) if r == best]
         for seat, name in enumerate(record.seats):
             entry = stats.setdefault(name, [0, 0.0, []])
             entry[0] += 1
-            entry[1] += (1.0 / len(winners)) if seat in winners else 0.0
+            entry[1] += record.points(seat)
             entry[2].append(record.scores[seat])
     lines = [f"{'agent':<12}{'games':>7}{'wins':>8}{'win %':>8}{'mean score':>12}"]
     for name, (games, wins, scores) in sorted(stats.items()):

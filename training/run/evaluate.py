@@ -38,9 +38,7 @@ def evaluate_checkpoint(checkpoint: str | Path, game: str, opponents: Sequence[s
             seat = index % players
             seats = others[:seat] + [ours] + others[seat:]
             record, _ = play_game(game, seats, seed=seed + index, **(env_options or {}))
-            best = max(record.rewards)
-            winners = [i for i, r in enumerate(record.rewards) if r == best]
-            points += (1.0 / len(winners)) if seat in winners else 0.0
+            points += record.points(seat)
         low, high = wilson(points, games)
         rows.append({"opponent": opponent, "games": games, "score": points / games,
                      "wilson_low": low, "wilson_high": high})
