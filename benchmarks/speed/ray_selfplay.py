@@ -46,11 +46,11 @@ def local_selfplay(options) -> dict:
 
     from meeplezoo.agents.az.evaluator import NetworkEvaluator
     from meeplezoo.training.az.learner import Learner, selfplay_settings
-    from meeplezoo.training.az.selfplay import LockstepSelfPlay
+    from meeplezoo.training.az.mixed import make_selfplay
 
     torch.set_num_threads(1)
     learner = Learner(options)
-    selfplay = LockstepSelfPlay(learner.spec, **selfplay_settings(learner.options), seed=1)
+    selfplay = make_selfplay(learner.spec, selfplay_settings(learner.options), seed=1)
     evaluator = NetworkEvaluator(learner.network.eval(), learner.spec)
     moves = options.moves_per_iteration * options.num_games
     selfplay.play_moves(evaluator, moves)                       # start-up

@@ -41,26 +41,33 @@ NO_LOSSES = {"policy_loss": float("nan"), "value_loss": float("nan"),
 
 def az_loss(network, batch: dict, players: int, margin_coef: float, device):
     """(loss, stats): policy cross-entropy + value MSE + margin_coef * margin MSE, the
-    value terms over the seats at the table only."""
+    value terms over the seats at each row's table only: its ``players`` column where the
+    batch has one (a buffer of games at several seat counts), else ``players``."""
     obs = torch.from_numpy(batch["obs"].astype(np.float32)).to(device)
     mask = torch.from_numpy(batch["masks"]).to(device)
     target_policy = torch.from_numpy(batch["policies"]).to(device)
     logits, values, margins = network(obs)
     log_policy = F.log_softmax(masked_logits(logits, mask), dim=-1)
     policy_loss = -(target_policy * log_policy).sum(-1).mean()
-    target_values = torch.from_numpy(batch["values"][:, :players]).to(device)
-    target_margins = torch.from_numpy(batch["margins"][:, :players]).to(device)
-    value_loss = ((values[:, :players] - target_values) ** 2).mean()
-    margin_loss = ((margins[:, :players] - target_margins) ** 2).mean()
+    counts = np.asarray(batch.get("players", np.full(len(obs), players)), dtype=np.int64)
+    seated = torch.from_numpy(
+        (np.arange(batch["values"].shape[1])[None, :] < counts[:, None]).astype(np.float32)
+    ).to(device)
+    target_values = torch.from_numpy(batch["values"]).to(device)
+    target_margins = torch.from_numpy(batch["margins"]).to(device)
+    width = target_values.shape[1]
+    value_loss = (((values[:, :width] - target_values) ** 2) * seated).sum() / seated.sum()
+    margin_loss = (((margins[:, :width] - target_margins) ** 2) * seated).sum() / seated.sum()
     loss = policy_loss + value_loss + margin_coef * margin_loss
     return loss, {"policy_loss": policy_loss.item(), "value_loss": value_loss.item(),
                   "margin_loss": margin_loss.item()}
 
 
 def selfplay_settings(options) -> dict:
-    """The keyword arguments of :class:`~.az_selfplay.LockstepSelfPlay` the options set
-    (all but the spec and the seed), for a local run and for every Ray actor alike."""
+    """The keyword arguments of :func:`~.mixed.make_selfplay` the options set (all but
+    the spec and the seed), for a local run and for every Ray actor alike."""
     return dict(num_games=options.num_games, players=options.players,
+                seat_counts=tuple(options.seat_counts),
                 simulations=options.simulations, fast_simulations=options.fast_simulations,
                 full_fraction=options.full_fraction, considered=options.considered,
                 margin_scale=options.margin_scale, leaf_batch=options.leaf_batch,
@@ -97,13 +104,33 @@ def check_schedule(options) -> None:
                          f"--iterations {options.iterations}: the schedule would never end")
 
 
+def start_from(network, source: str, game: str, meta: dict, device) -> None:
+    """``network`` given the weights of ``source`` (``--init-from``): a checkpoint path,
+    or an ``az:`` name of the game's shipped bots; its network must match ``meta``."""
+    from meeplezoo.training.run.checkpoint import load_checkpoint, load_weights
+
+    path = source
+    if source.startswith("az:"):
+        from meeplezoo.agents.az.agent import shipped_checkpoint
+        from meeplezoo.agents.shipped import shipped_name
+
+        named = shipped_name(source[3:])
+        if named is None:
+            raise ValueError(f"--init-from {source}: not a shipped bot's name (az:default, "
+                             f"az:default3p, az:gen...); give a checkpoint's path instead")
+        path = shipped_checkpoint(game, *named)
+    payload = load_checkpoint(path, expect=meta, map_location=device)
+    load_weights(network, payload["model"], path)
+
+
 class Learner:
     """Everything of a run that lives on the driver (module docstring).  Building one
     checks the options, seeds everything and, with ``--resume``, restores the network,
     optimizer, counters, generator and buffer; without it, refuses to overwrite a run."""
 
     def __init__(self, options):
-        name = options.run_name or f"{options.game}_{options.players}p_az_seed{options.seed}"
+        counts = "-".join(map(str, options.seat_counts or (options.players,)))
+        name = options.run_name or f"{options.game}_{counts}p_az_seed{options.seed}"
         if options.iterations is None:
             iterations = UNLIMITED_ITERATIONS if options.minutes else DEFAULT_ITERATIONS
             options = dataclasses.replace(options, iterations=iterations)
@@ -132,10 +159,13 @@ class Learner:
                          "updates": 0, "elapsed_s": 0.0}
         shape = (self.spec.obs_size, self.spec.num_actions, seats)
         self.buffer = ReplayBuffer(options.buffer_size, *shape)
-        if resume_or_refuse(options, self.checkpoint_path, self.meta, self.network,
-                            self.optimizer, self.counters, self.np_rng, self.device) \
-                and self.buffer_path.exists():
-            self.buffer = ReplayBuffer.load(self.buffer_path, options.buffer_size, *shape)
+        resumed = resume_or_refuse(options, self.checkpoint_path, self.meta, self.network,
+                                   self.optimizer, self.counters, self.np_rng, self.device)
+        if options.init_from and not resumed:
+            start_from(self.network, options.init_from, options.game, self.meta, self.device)
+        if resumed and self.buffer_path.exists():
+            self.buffer = ReplayBuffer.load(self.buffer_path, options.buffer_size, *shape,
+                                            players=options.players)
         # rows a warm start put in the buffer without self-play recording them (``train
         # --algo expert``): they count as positions the learner may draw
         self.preloaded = max(0, self.buffer.size - self.counters["positions"])

@@ -29,8 +29,8 @@ import time
 
 from meeplezoo.agents.az.evaluator import NetworkEvaluator
 from meeplezoo.training.az.learner import Learner, selfplay_settings
+from meeplezoo.training.az.mixed import make_selfplay
 from meeplezoo.training.az.options import Options
-from meeplezoo.training.az.selfplay import LockstepSelfPlay
 from meeplezoo.training.run.evaluate import evaluation_summary
 from meeplezoo.training.run.log import tyro_main
 from meeplezoo.training.run.schedule import quiet, warm_up
@@ -45,15 +45,15 @@ def train(options: Options) -> dict:
         return train_on_ray(options)
     learner = Learner(options)
     options = learner.options
-    selfplay = LockstepSelfPlay(learner.spec, **selfplay_settings(options),
-                                seed=int(learner.np_rng.integers(1 << 31)))
+    selfplay = make_selfplay(learner.spec, selfplay_settings(options),
+                             seed=int(learner.np_rng.integers(1 << 31)))
     evaluator = NetworkEvaluator(learner.network, learner.spec, options.device)
 
     def compile_selfplay():
         """A few searched moves of two games with the run's settings and network, so its
         first iteration is not the compile."""
-        tiny = LockstepSelfPlay(learner.spec, **{**selfplay_settings(options), "num_games": 2},
-                                seed=0)
+        tiny = make_selfplay(learner.spec, {**selfplay_settings(options), "num_games": max(
+            2, len(options.seat_counts))}, seed=0)
         tiny.play_moves(evaluator, 4)
 
     warm_up(options.game, compile_selfplay, say=print if options.progress else quiet)

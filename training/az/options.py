@@ -13,6 +13,14 @@ class Options:
     """game to train on (``hansa`` is read as ``hansa_v0``)"""
     players: int = 2
     """number of seats (the network plays every seat)"""
+    seat_counts: tuple[int, ...] = ()
+    """self-play at several seat counts at once, ``num_games`` shared evenly among them
+    (``--seat-counts 2 3 4``: one network for every count the game allows; each count is
+    evaluated); default: ``--players`` alone"""
+    init_from: str | None = None
+    """start the network from a checkpoint's weights, fresh optimizer and counters: a
+    run's ``checkpoint.pt``, or ``az:default`` / ``az:default3p`` / ``az:<variant>`` for
+    the game's shipped bot; its network must be the one these flags build"""
     minutes: float = 0.0
     """training time budget in minutes across resumes (0: no time limit)"""
     iterations: int | None = None

@@ -5,7 +5,7 @@ What runs where:
 
 - **Actors** (:class:`SelfPlayActor`, one CPU each, on any node): each holds a CPU copy
   of the network and ``num_games`` games searched in lockstep, exactly the local
-  trainer's :class:`~.az_selfplay.LockstepSelfPlay`.  A call plays
+  trainer's self-play (``training/az/mixed.py``: at one seat count or several).  A call plays
   ``moves_per_iteration * num_games`` moves and returns the positions of the games that
   ended, with the weights version they were played with.
 - **The learner** (this process, :class:`~.az_learner.Learner`, on ``--device``): it takes
@@ -51,13 +51,13 @@ class SelfPlayActor:
         from meeplezoo.agents.az.evaluator import NetworkEvaluator
         from meeplezoo.agents.az.network import make_az_network
         from meeplezoo.envs import spec
-        from meeplezoo.training.az.selfplay import LockstepSelfPlay
+        from meeplezoo.training.az.mixed import make_selfplay
 
         torch.set_num_threads(1)            # one CPU per actor, as Ray schedules it
         game_spec = spec(game)
         self.network = make_az_network(meta).eval()
         self.evaluator = NetworkEvaluator(self.network, game_spec, "cpu")
-        self.selfplay = LockstepSelfPlay(game_spec, **settings, seed=seed)
+        self.selfplay = make_selfplay(game_spec, settings, seed=seed)
         self.version = -1
 
     def ready(self) -> None:

@@ -46,7 +46,9 @@ from meeplezoo.envs.core.files import load_npz
 from meeplezoo.envs.core.rewards import final_rewards
 from meeplezoo.training.run.checkpoint import atomic_write
 
-BUFFER_FIELDS = ("obs", "masks", "policies", "values", "margins")
+BUFFER_FIELDS = ("obs", "masks", "policies", "values", "margins", "players")
+"""A buffer row's arrays; ``players`` is the seat count of the row's game, so that one
+buffer holds games at several counts and the value loss covers each row's own seats."""
 
 
 def final_targets(env, margin_scale: float) -> tuple[np.ndarray, np.ndarray]:
@@ -81,7 +83,8 @@ class ReplayBuffer:
                 "masks": np.zeros((self.capacity, self.num_actions), dtype=np.int8),
                 "policies": np.zeros((self.capacity, self.num_actions), dtype=np.float32),
                 "values": np.zeros((self.capacity, self.seats), dtype=np.float32),
-                "margins": np.zeros((self.capacity, self.seats), dtype=np.float32)}
+                "margins": np.zeros((self.capacity, self.seats), dtype=np.float32),
+                "players": np.zeros(self.capacity, dtype=np.int8)}
 
     def add(self, **rows: np.ndarray) -> None:
         count = len(rows["obs"])
@@ -105,24 +108,29 @@ class ReplayBuffer:
 
     @classmethod
     def load(cls, path: Path, capacity: int, obs_size: int, num_actions: int,
-             seats: int) -> ReplayBuffer:
-        """The buffer saved at ``path``, every array checked (no pickles are read)."""
+             seats: int, players: int = 2) -> ReplayBuffer:
+        """The buffer saved at ``path``, every array checked (no pickles are read); a
+        buffer saved before rows kept their seat count has ``players`` at every row."""
         buffer = cls(capacity, obs_size, num_actions, seats)
         try:               # a regular file, bounded, headers checked before allocating
             data = load_npz(path, "positions")
             saved_capacity, cursor, size = (int(x) for x in data["meta"])
-            loaded = {name: data[name] for name in BUFFER_FIELDS}
+            loaded = {name: data[name] for name in BUFFER_FIELDS if name != "players"}
+            loaded["players"] = (data["players"] if "players" in data
+                                 else np.full(size, players, dtype=np.int8))
         except (OSError, ValueError, KeyError, EOFError) as err:
             raise ValueError(f"{path} is not a readable replay buffer: {err}") from None
-        widths = {"obs": obs_size, "masks": num_actions, "policies": num_actions,
-                  "values": seats, "margins": seats}
+        shapes = {"obs": (size, obs_size), "masks": (size, num_actions),
+                  "policies": (size, num_actions), "values": (size, seats),
+                  "margins": (size, seats), "players": (size,)}
         for name, array in loaded.items():
-            if array.shape != (size, widths[name]) or array.dtype != buffer.arrays[name].dtype:
+            if array.shape != shapes[name] or array.dtype != buffer.arrays[name].dtype:
                 raise ValueError(f"{path}: {name} has shape {array.shape} {array.dtype}, "
-                                 f"expected ({size}, {widths[name]}) "
-                                 f"{buffer.arrays[name].dtype}")
+                                 f"expected {shapes[name]} {buffer.arrays[name].dtype}")
             if array.dtype.kind == "f" and not np.isfinite(array).all():
                 raise ValueError(f"{path}: {name} holds NaN or infinite values")
+        if size and not (2 <= loaded["players"].min() and loaded["players"].max() <= seats):
+            raise ValueError(f"{path}: seat counts outside 2-{seats}")
         if saved_capacity != capacity or not 0 <= cursor < max(capacity, 1) or size > capacity:
             raise ValueError(f"{path}: saved for a buffer of {saved_capacity} positions "
                              f"(cursor {cursor}, size {size}); this run keeps {capacity}")
@@ -310,7 +318,8 @@ class LockstepSelfPlay:
         return {"obs": observe_batch(self.spec, states, seats), "masks": masks,
                 "policies": policies,
                 "values": absolute_to_rotated(values, seats, width),
-                "margins": absolute_to_rotated(np.tile(margins, (len(seats), 1)), seats, width)}
+                "margins": absolute_to_rotated(np.tile(margins, (len(seats), 1)), seats, width),
+                "players": np.full(len(seats), self.players, dtype=np.int8)}
 
 
 PAST = "past"

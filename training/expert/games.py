@@ -325,5 +325,6 @@ def buffer_rows(spec, positions: dict, value_mix: float, margin_scale: float,
             "values": absolute_to_rotated(values, seats, width),
             "margins": absolute_to_rotated(positions["score_margins"] / margin_scale, seats,
                                            width),
+            "players": np.full(len(states), positions["rewards"].shape[1], dtype=np.int8),
             "result": mover(positions["rewards"]), "search": mover(positions["search_values"]),
             "root": mover(positions["root_values"])}

@@ -57,6 +57,15 @@ def check_options(options, game_spec) -> None:
     if not game_spec.min_players <= options.players <= game_spec.max_players:
         raise ValueError(f"--players {options.players}: {options.game} is for "
                          f"{game_spec.min_players}-{game_spec.max_players} players")
+    counts = getattr(options, "seat_counts", ())
+    if any(not game_spec.min_players <= n <= game_spec.max_players for n in counts) or \
+            len(set(counts)) != len(counts):
+        raise ValueError(f"--seat-counts {' '.join(map(str, counts))}: {options.game} is for "
+                         f"{game_spec.min_players}-{game_spec.max_players} players, each "
+                         f"count once")
+    if counts and getattr(options, "num_games", len(counts)) < len(counts):
+        raise ValueError(f"--num-games {options.num_games} cannot seat a game at each of "
+                         f"--seat-counts {' '.join(map(str, counts))}")
     if not options.hidden or len(options.hidden) > 16 or \
             any(not 1 <= size <= 65_536 for size in options.hidden):
         raise ValueError(f"--hidden needs 1..16 layer sizes in 1..65,536, got {options.hidden}")

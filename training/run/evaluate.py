@@ -17,7 +17,7 @@ from meeplezoo.benchmarks.rating.ratings import wilson
 from meeplezoo.play.table import play_game
 
 EVAL_FIELDS = ("update", "global_step", "elapsed_s", "opponent", "games", "score",
-               "wilson_low", "wilson_high")
+               "wilson_low", "wilson_high", "players")
 
 
 def evaluate_checkpoint(checkpoint: str | Path, game: str, opponents: Sequence[str],
@@ -67,19 +67,30 @@ def evaluate_run(checkpoint: Path, options, stamp: dict, opponents: Sequence[str
     from meeplezoo.envs.core.boards import board_options
 
     env_options = board_options(spec(options.game), options.eval_board, "--eval-board")
-    rows = evaluate_checkpoint(checkpoint, options.game, opponents, options.eval_games,
-                               options.players, seed=10_000 * int(stamp["update"]),
-                               agent=agent, env_options=env_options)
+    rows = []
+    # a run at several seat counts is measured at each: the opponent in every other seat
+    for players in getattr(options, "seat_counts", ()) or (options.players,):
+        rows += [{**row, "players": players} for row in evaluate_checkpoint(
+            checkpoint, options.game, opponents, options.eval_games, players,
+            seed=10_000 * int(stamp["update"]), agent=agent, env_options=env_options)]
     append_eval_rows(log.eval_path, [{**stamp, **row} for row in rows])
+    several = len({row["players"] for row in rows}) > 1
     for row in rows:
-        log.writer.add_scalar(f"eval/score_vs_{row['opponent']}", row["score"],
+        log.writer.add_scalar(f"eval/score_vs_{rung_label(row, several)}", row["score"],
                               stamp["global_step"] if step is None else step)
-    scores = ", ".join(f"{r['opponent']} {r['score']:.2f} [{r['wilson_low']:.2f}, "
+    scores = ", ".join(f"{rung_label(r, several)} {r['score']:.2f} [{r['wilson_low']:.2f}, "
                        f"{r['wilson_high']:.2f}]" for r in rows)
     log.say(f"eval at {stamp['elapsed_s'] / 60:.1f} min of training ({options.eval_games} "
             f"games each): {scores}")
     redraw_curve(log.eval_path.parent, log.say)
     return rows
+
+
+def rung_label(row: dict, several_counts: bool) -> str:
+    """An evaluation row's opponent, with its seat count where a run has several."""
+    if not several_counts:
+        return row["opponent"]
+    return f"{row['opponent']}@{int(row.get('players', 2))}p"   # old rows: the 2 they were
 
 
 def redraw_curve(run_folder: Path, say=print) -> Path | None:
@@ -126,8 +137,9 @@ def evaluation_summary(result: dict) -> str:
 
 def read_eval_rows(path: Path) -> list[dict]:
     with Path(path).open(newline="") as handle:
-        return [{k: (v if k == "opponent" else float(v)) for k, v in row.items()}
-                for row in csv.DictReader(handle)]
+        # logs written before rows kept their seat count hold no ``players`` column
+        return [{k: (v if k == "opponent" else float(v)) for k, v in row.items()
+                 if v not in (None, "")} for row in csv.DictReader(handle)]
 
 
 def curve_title(run_folder: Path) -> str:
@@ -158,8 +170,11 @@ def plot_learning_curve(run_folder: str | Path, out: str | Path | None = None) -
     if not rows:
         raise ValueError(f"{run_folder / 'eval.csv'} has no evaluations yet")
     figure, axes = plt.subplots(1, 2, figsize=(10, 3.6), sharey=True)
-    for opponent in dict.fromkeys(r["opponent"] for r in rows):     # the rungs' order
-        mine = [r for r in rows if r["opponent"] == opponent]
+    several = len({r.get("players", 2.0) for r in rows}) > 1
+    # the rungs' order; at several seat counts one line per rung and count, whose even
+    # share is 1/count, not the 0.5 drawn
+    for rung in dict.fromkeys(rung_label(r, several) for r in rows):
+        mine = [r for r in rows if rung_label(r, several) == rung]
         for axis, key, scale in ((axes[0], "elapsed_s", 60.0), (axes[1], "global_step", 1e6)):
             x = [r[key] / scale for r in mine]
             y = [r["score"] for r in mine]
@@ -167,7 +182,7 @@ def plot_learning_curve(run_folder: str | Path, out: str | Path | None = None) -
             below = [max(s - r["wilson_low"], 0.0) for s, r in zip(y, mine, strict=True)]
             above = [max(r["wilson_high"] - s, 0.0) for s, r in zip(y, mine, strict=True)]
             drawn = axis.errorbar(x, y, yerr=[below, above], marker="o", capsize=3,
-                                  linewidth=1.5, elinewidth=0.8, label=f"vs {opponent}")
+                                  linewidth=1.5, elinewidth=0.8, label=f"vs {rung}")
             axis.fill_between(x, [r["wilson_low"] for r in mine],
                               [r["wilson_high"] for r in mine], alpha=0.12,
                               color=drawn.lines[0].get_color())
