@@ -125,7 +125,8 @@ def test_the_buffer_rings_saves_and_refuses_a_corrupt_file(tmp_path):
     buffer = ReplayBuffer(5, 3, 4, 2)
     rows = {"obs": np.arange(21, dtype=np.float16).reshape(7, 3),
             "masks": np.ones((7, 4), np.int8), "policies": np.full((7, 4), 0.25, np.float32),
-            "values": np.zeros((7, 2), np.float32), "margins": np.zeros((7, 2), np.float32)}
+            "values": np.zeros((7, 2), np.float32), "margins": np.zeros((7, 2), np.float32),
+            "players": np.full(7, 2, np.int8)}
     buffer.add(**rows)
     assert buffer.size == 5 and buffer.cursor == 2
     assert sorted(buffer.arrays["obs"][:, 0]) == [6, 9, 12, 15, 18]   # the 5 newest
@@ -306,10 +307,11 @@ def test_q_scale_reaches_every_self_play_search():
     target alike), for a local run and for Ray actors, which share ``selfplay_settings``."""
     from meeplezoo.envs import spec
     from meeplezoo.training.az.learner import selfplay_settings
+    from meeplezoo.training.az.mixed import make_selfplay
 
     settings = selfplay_settings(Options(**SMALL, q_scale=0.02))
     assert settings["q_scale"] == 0.02
-    selfplay = LockstepSelfPlay(spec(GAME), seed=1, **settings)
+    selfplay = make_selfplay(spec(GAME), settings, seed=1)
     assert [search.c_scale for search in selfplay.searches] == [0.02] * SMALL["num_games"]
     assert Options(**SMALL).q_scale == 0.1                          # mctx's value_scale
 
