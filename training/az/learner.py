@@ -106,19 +106,24 @@ def check_schedule(options) -> None:
 
 def start_from(network, source: str, game: str, meta: dict, device) -> None:
     """``network`` given the weights of ``source`` (``--init-from``): a checkpoint path,
-    or an ``az:`` name of the game's shipped bots; its network must match ``meta``."""
+    or the name of one of the game's shipped networks (``az:default``, ``az:default3p``,
+    ``ppo:distilled``: a policy distilled into this network); it must match ``meta``."""
     from meeplezoo.training.run.checkpoint import load_checkpoint, load_weights
 
     path = source
-    if source.startswith("az:"):
-        from meeplezoo.agents.az.agent import shipped_checkpoint
+    prefix, _, name = source.partition(":")
+    if prefix in ("az", "ppo") and name:
         from meeplezoo.agents.shipped import shipped_name
 
-        named = shipped_name(source[3:])
+        named = shipped_name(name)
         if named is None:
             raise ValueError(f"--init-from {source}: not a shipped bot's name (az:default, "
-                             f"az:default3p, az:gen...); give a checkpoint's path instead")
-        path = shipped_checkpoint(game, *named)
+                             f"az:default3p, ppo:distilled...); give a checkpoint's path")
+        if prefix == "az":
+            from meeplezoo.agents.az.agent import shipped_checkpoint as shipped
+        else:
+            from meeplezoo.agents.ppo.agent import shipped_policy as shipped
+        path = shipped(game, *named)
     payload = load_checkpoint(path, expect=meta, map_location=device)
     load_weights(network, payload["model"], path)
 

@@ -19,8 +19,8 @@ class Options:
     evaluated); default: ``--players`` alone"""
     init_from: str | None = None
     """start the network from a checkpoint's weights, fresh optimizer and counters: a
-    run's ``checkpoint.pt``, or ``az:default`` / ``az:default3p`` / ``az:<variant>`` for
-    the game's shipped bot; its network must be the one these flags build"""
+    run's ``checkpoint.pt``, or a shipped network by name (``az:default``,
+    ``az:default3p``, ``ppo:distilled``); it must be the network these flags build"""
     minutes: float = 0.0
     """training time budget in minutes across resumes (0: no time limit)"""
     iterations: int | None = None
