@@ -3,7 +3,8 @@
 ``agents/az/bots/<game>.pt`` is ``az:default`` and ``agents/ppo/bots/<game>.pt`` is
 ``ppo:default`` (trained at 2 seats); ``<game>_<N>p.pt`` is ``...:default<N>p``.  A
 variant has its own name: ``<game>_gen.pt`` is ``az:gen``, the bot trained on generated
-boards (``envs/core/boards.py``).  All are written by
+boards (``envs/core/boards.py``); ``<game>_all.pt`` is ``az:all``, one network trained by
+self-play at every seat count the game allows, which plays at any of them.  All are written by
 ``python -m meeplezoo.training.shipping.ship``.
 """
 
@@ -13,9 +14,11 @@ import re
 from pathlib import Path
 
 # Shipped bots besides the default, by the name they play as: ``gen`` trained on generated
-# boards, ``distilled`` a PPO policy distilled into the AlphaZero-style network.
+# boards, ``distilled`` a PPO policy distilled into the AlphaZero-style network, ``all`` one
+# network for every seat count (``meeplezoo train --algo az --seat-counts``).
 DISTILLED = "distilled"
-VARIANTS = ("gen", DISTILLED)
+ALL_SEATS = "all"
+VARIANTS = ("gen", DISTILLED, ALL_SEATS)
 AGENTS_DIR = Path(__file__).parent
 # Where the package's own bots and fitted values lie: the only files a request to the
 # browser server may make it read, unless its owner allows a folder (``--allow-files``).

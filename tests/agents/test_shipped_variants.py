@@ -50,3 +50,29 @@ def test_value_quality_resolves_the_variant_not_the_default():
 
     assert resolve_checkpoint("az:gen", "hansa_v0", 2).name == "hansa_v0_gen.pt"
     assert resolve_checkpoint("az:default", "hansa_v0", 2).name == "hansa_v0.pt"
+
+
+def test_az_all_ships_only_a_network_trained_at_every_count(tmp_path):
+    """``az:all`` plays at any seat count, so ship refuses a network that did not learn
+    at each one the game allows, and names the counts it has and needs."""
+    torch = pytest.importorskip("torch")
+    from meeplezoo.agents.az.agent import shipped_checkpoint
+    from meeplezoo.training.run.checkpoint import load_checkpoint
+    from meeplezoo.training.shipping.ship import ship_checkpoint
+
+    assert shipped_name("all") == (2, "all") and bot_stem("hansa_v0", 2, "all") == "hansa_v0_all"
+    with pytest.raises(ValueError, match=r"trained at \[2\] players; az:all .*\[2, 3, 4\]"):
+        ship_checkpoint(shipped_checkpoint("hansa_v0"), "hansa_v0", bots_dir=tmp_path,
+                        variant="all")
+    payload = load_checkpoint(shipped_checkpoint("hansa_v0"))
+    for counts, shipped in (((2, 3), False), ((2, 3, 4), True)):
+        payload["options"]["seat_counts"] = counts
+        torch.save(payload, tmp_path / "mixed.pt")
+        if shipped:
+            bot = ship_checkpoint(tmp_path / "mixed.pt", "hansa_v0", bots_dir=tmp_path,
+                                  variant="all")
+            assert bot == tmp_path / "hansa_v0_all.pt"
+        else:
+            with pytest.raises(ValueError, match=r"trained at \[2, 3\] players"):
+                ship_checkpoint(tmp_path / "mixed.pt", "hansa_v0", bots_dir=tmp_path,
+                                variant="all")

@@ -22,8 +22,8 @@ from pathlib import Path
 
 from meeplezoo.agents.az.agent import BOTS_DIR
 from meeplezoo.agents.ppo.agent import PPO_BOTS_DIR
-from meeplezoo.agents.shipped import DISTILLED, VARIANTS, bot_stem
-from meeplezoo.envs import game_argument, names
+from meeplezoo.agents.shipped import ALL_SEATS, DISTILLED, VARIANTS, bot_stem
+from meeplezoo.envs import game_argument, names, spec
 from meeplezoo.envs.versions import rules_name
 from meeplezoo.training.run.checkpoint import export_for_play, load_checkpoint
 
@@ -136,7 +136,17 @@ def ship_checkpoint(checkpoint: Path, game: str, players: int = 2,
     ``play`` as its play record (None: the checkpoint's own); refused over 5 MB or if it
     is another game's or player count's network."""
     payload = load_checkpoint(checkpoint)
-    trained = (payload.get("options") or {}).get("players", players)
+    options = payload.get("options") or {}
+    trained = options.get("players", players)
+    if variant == ALL_SEATS:
+        # ``az:all`` plays at any count, so it must have learnt at every one
+        counts = sorted(options.get("seat_counts") or (trained,))
+        every = list(range(spec(game).min_players, spec(game).max_players + 1))
+        if payload["meta"].get("game") != game or counts != every:
+            raise ValueError(f"{checkpoint} is a {payload['meta'].get('game')} network "
+                             f"trained at {counts} players; az:all is trained at every "
+                             f"count {game} allows ({every}: --seat-counts)")
+        trained = players = 2                    # the file has no count in its name
     if payload["meta"].get("game") != game or trained != players:
         raise ValueError(f"{checkpoint} is a {payload['meta'].get('game')} network trained "
                          f"at {trained} players, not {game} at {players}")
@@ -183,7 +193,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="ship as a named variant (with --from-checkpoint): gen plays as "
                              "az:gen, the bot trained on generated boards; distilled as "
                              "ppo:distilled, a PPO policy distilled into the az network "
-                             "(played by its policy alone)")
+                             "(played by its policy alone); all as az:all, one network "
+                             "trained at every seat count (--seat-counts)")
     parser.add_argument("--play", metavar="OPTIONS", default=None,
                         help="the shipped bot's play record as az: options, e.g. "
                              "sims=64,c=1.5 (with --from-checkpoint; az only)")
