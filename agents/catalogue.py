@@ -102,6 +102,38 @@ def ahead_of_search(figure: dict) -> bool:
     return figure["mu"] > figure["opponents"]["mcts:1000"]
 
 
+# The game versions the strength bars are measured on, one per game (the newest rules).
+BAR_GAMES = ("saint_malo_v0", "hansa_teutonica_v0", "carcassonne_v1", "hansa_v0",
+             "serenissima_v0")
+BAR_THINK_RATIO = 5.0       # at most 1/5 of ``mcts:1000``'s think time per decision
+
+
+def bar_misses(figure: dict) -> list[str]:
+    """What keeps a measured bot from the strength bar at its seat count (none: met).  At
+    no more than 1/5 of ``mcts:1000``'s think time per decision: at two players a score of
+    at least 0.55 against it with the Wilson lower bound above 0.5 over 400 games; at more,
+    over 300 games with seats rotated, an OpenSkill lead over both ``mcts:1000`` and
+    ``greedy`` whose bootstrap interval stays above 0 (non-overlapping)."""
+    misses = []
+    if figure["think_ratio"] < BAR_THINK_RATIO:
+        misses.append(f"think time 1/{figure['think_ratio']:.1f}")
+    if figure["kind"] == "score":
+        wanted = 400
+        if figure["score"] < 0.55 or figure["low"] <= 0.5:
+            misses.append("score below 0.55 or its lower bound not above 0.5")
+    else:
+        wanted, leads = 300, figure.get("leads", {})
+        misses += [f"lead over {name} not clear of 0" for name in ("mcts:1000", "greedy")
+                   if name not in leads or leads[name][0] <= 0]
+    if figure["games"] < wanted:
+        misses.append(f"{figure['games']} games, not {wanted}")
+    return misses
+
+
+def meets_bar(figure: dict) -> bool:
+    return not bar_misses(figure)
+
+
 def best_spec(game: str, players: int) -> str:
     """The spec ``best`` plays for ``game`` at ``players`` seats: the shipped bot measured
     ahead of ``mcts:1000`` at that count; where none is, the 2-player one when it is a

@@ -128,8 +128,8 @@ def test_the_scan_tells_figures_from_other_numbers(tmp_path, prose, flagged):
 
 @needs_records
 def test_every_measured_bot_has_its_figure_on_the_page():
-    text = page(RESULTS)
-    rows = {line for line in text.splitlines() if line.startswith("| `")}
+    assert "\n".join(results_tables.bots_section(None)) in page(RESULTS)
+    rows = {line for line in results_tables.bots_section(None) if line.startswith("| `")}
     found = figures()
     for bot in SHIPPED:
         mine = [r for r in rows if r.startswith(f"| `{bot.game}` | {bot.players} | `{bot.name}` |")]
@@ -141,6 +141,31 @@ def test_every_measured_bot_has_its_figure_on_the_page():
             assert figure["command"] in mine[0] and str(figure["games"]) in mine[0]
             value = figure["score"] if figure["kind"] == "score" else figure["mu"]
             assert f"{value:.3f}" in expected or f"{value:+.1f}" in expected
+
+
+@needs_records
+def test_every_game_and_count_has_its_bar_row_judged_from_the_figures():
+    """One row per game of the bars and count it allows; where a bot was measured, the
+    strongest one, met or missed as the catalogue's rule says, with what it missed."""
+    from meeplezoo.agents.catalogue import BAR_GAMES, bar_misses
+    from meeplezoo.envs import spec
+
+    lines = results_tables.count_bars_section(None)
+    assert "\n".join(lines) in page(RESULTS)
+    found = figures()
+    for game in BAR_GAMES:
+        for players in range(spec(game).min_players, spec(game).max_players + 1):
+            mine = [line for line in lines if line.startswith(f"| `{game}` | {players} |")]
+            assert len(mine) == 1, (game, players)
+            judged = [(bar_misses(f), name) for name, f in found.items()
+                      if name.startswith(f"{game}/{players}/")]
+            if not judged:
+                assert mine[0].rstrip().endswith("| not measured |")
+            elif any(not misses for misses, _ in judged):
+                assert "| met (" in mine[0]
+            else:
+                assert "| missed: " in mine[0]
+                assert any("; ".join(m) in mine[0] for m, _ in judged)
 
 
 @needs_records

@@ -43,10 +43,17 @@ def figure(summary: dict, agent: str) -> dict:
                 "games": pair["games"], "think_ratio": ratio, "measured_as": agent,
                 "command": command}
     rows = {row["agent"]: row for row in summary["ratings"]}
+    # the bot's lead over each opponent with its bootstrap interval (deals resampled, both
+    # ratings refitted each time): with that opponent as the anchor its own interval is
+    # [0, 0], so a lead whose interval is above 0 is a non-overlapping one
+    leads = {(d["agent"], d["opponent"]): d for d in summary.get("differences", ())}
     return {"kind": "openskill", "players": summary["num_players"],
             "mu": round(rows[agent]["mu"], 2), "low": round(rows[agent]["low"], 2),
             "high": round(rows[agent]["high"], 2), "games": summary["games"],
             "opponents": {name: round(rows[name]["mu"], 2) for name in ("mcts:1000", "greedy")},
+            "leads": {name: [round(leads[agent, name]["low"], 2),
+                             round(leads[agent, name]["high"], 2)]
+                      for name in ("mcts:1000", "greedy") if (agent, name) in leads},
             "think_ratio": ratio, "measured_as": agent, "command": command}
 
 

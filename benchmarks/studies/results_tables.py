@@ -25,7 +25,16 @@ import re
 import sys
 from pathlib import Path
 
-from meeplezoo.agents.catalogue import SHIPPED, ShippedBot, best_spec, figures, key
+from meeplezoo.agents.catalogue import (
+    BAR_GAMES,
+    SHIPPED,
+    ShippedBot,
+    bar_misses,
+    best_spec,
+    figures,
+    key,
+    meets_bar,
+)
 from meeplezoo.benchmarks.common import RESULTS_DIR
 from meeplezoo.benchmarks.rating.ladder import LADDER_DIR, changed_bots, ladder_for, shipped
 from meeplezoo.benchmarks.studies.results_speed import (
@@ -99,6 +108,56 @@ def bots_section(base: str | None) -> list[str]:
                " `meeplezoo bots [GAME]` prints them.", ""])
 
 
+def lead_text(figure: dict, opponent: str) -> str:
+    """The bot's result against one opponent: its score (2 players) or its OpenSkill lead
+    with the lead's bootstrap interval (more)."""
+    if figure["kind"] == "score":
+        return f"{figure['score']:.3f} [{figure['low']:.3f}, {figure['high']:.3f}]" \
+            if opponent == "mcts:1000" else ""
+    low, high = figure.get("leads", {}).get(opponent, (None, None))
+    lead = figure["mu"] - figure["opponents"][opponent]
+    return f"{lead:+.1f} [{low:+.1f}, {high:+.1f}]" if low is not None else f"{lead:+.1f}"
+
+
+def edge_over_search(figure: dict) -> float:
+    """How far a bot is ahead of ``mcts:1000``: its score, or its OpenSkill lead."""
+    if figure["kind"] == "score":
+        return figure["score"]
+    return figure["mu"] - figure["opponents"]["mcts:1000"]
+
+
+def count_bars_section(base: str | None) -> list[str]:
+    """Every game at every player count it allows: the strongest measured shipped bot and
+    whether it clears the strength bar (:func:`~meeplezoo.agents.catalogue.meets_bar`)."""
+    from meeplezoo.envs import spec
+
+    found, rows = figures(), []
+    for game in BAR_GAMES:
+        for players in range(spec(game).min_players, spec(game).max_players + 1):
+            measured = [(bot, found[key(bot)]) for bot in SHIPPED
+                        if bot.game == game and bot.players == players and key(bot) in found]
+            if not measured:
+                rows.append([f"`{game}`", str(players), "", "", "", "", "", "not measured"])
+                continue
+            bot, figure = max(measured, key=lambda pair: (meets_bar(pair[1]),
+                                                          edge_over_search(pair[1])))
+            rows.append([f"`{game}`", str(players), f"`{bot.name}`",
+                         lead_text(figure, "mcts:1000"), lead_text(figure, "greedy"),
+                         str(figure["games"]), think_text(figure),
+                         ("met" if meets_bar(figure) else
+                          f"missed: {'; '.join(bar_misses(figure))}")
+                         + f" ({link(bar_record(bot), base, 'record')})"])
+    return (["## The strength bar at every player count", "",
+             "Each game at each count it allows, with its strongest measured shipped bot.  "
+             "The bar: at most 1/5 of `mcts:1000`'s think time per decision, and at two "
+             "players a score of at least 0.55 against `mcts:1000` with the Wilson 95% lower "
+             "bound above 0.5 over 400 games; at three or more, over 300 games with the seats "
+             "rotated, an OpenSkill lead over both `mcts:1000` and `greedy` whose bootstrap "
+             "95% interval is above 0.", ""]
+            + table(["game", "players", "bot", "against mcts:1000", "lead over greedy",
+                     "games", "think time", "bar"], rows) + [""])
+
+
 def ladder_names() -> list[str]:
     """The newest ladder of every game and player count that ships one."""
     pairs = sorted({tuple(name.rsplit("-ladder-v", 1)[0].rsplit("-", 1)) for name in shipped()})
@@ -169,6 +228,7 @@ def section(render):
 
 BLOCKS = {"summary": summary,
           "bots": section(lambda results, base: bots_section(base)),
+          "bars": section(lambda results, base: count_bars_section(base)),
           "ladders": section(lambda results, base: ladders_section(base)),
           "speed": section(speed_sections)}
 
@@ -181,7 +241,7 @@ def page(results: Path = RESULTS_DIR, base: str | None = None) -> str:
              f"built (`{COMMAND}` prints this page).  Each table names the command that "
              "measured it and links its record; the dated studies behind them are under "
              "Studies.", ""]
-    lines += bots_section(base) + ladders_section(base)
+    lines += count_bars_section(base) + bots_section(base) + ladders_section(base)
     lines += ["## Speed", "",
               "Measured on shared 2-CPU machines: the ratios against a peer measured in the "
               "same run are the figures that travel; absolute rates are the machine's.", ""]

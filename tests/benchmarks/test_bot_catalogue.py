@@ -30,3 +30,25 @@ def test_every_measured_bot_has_its_figure():
             figure = found[key(bot)]
             assert figure["measured_as"] == bot.record[1] and figure["games"] >= 300
             assert figure["kind"] == ("score" if bot.players == 2 else "openskill")
+
+
+def test_the_bar_at_each_count_names_what_a_bot_misses():
+    from meeplezoo.agents.catalogue import bar_misses, meets_bar
+
+    two = {"kind": "score", "score": 0.56, "low": 0.51, "high": 0.6, "games": 400,
+           "think_ratio": 5.0}
+    assert meets_bar(two)
+    assert bar_misses({**two, "low": 0.5}) == ["score below 0.55 or its lower bound not "
+                                                "above 0.5"]
+    assert bar_misses({**two, "think_ratio": 4.9, "games": 399}) == [
+        "think time 1/4.9", "399 games, not 400"]
+    more = {"kind": "openskill", "mu": 10.0, "games": 300, "think_ratio": 30.0,
+            "opponents": {"mcts:1000": 2.0, "greedy": 0.0},
+            "leads": {"mcts:1000": [0.1, 9.0], "greedy": [4.0, 12.0]}}
+    assert meets_bar(more)
+    assert bar_misses({**more, "leads": {"mcts:1000": [-0.1, 9.0], "greedy": [4.0, 12.0]}}) \
+        == ["lead over mcts:1000 not clear of 0"]
+    # a figure read before leads were kept cannot show the intervals apart
+    assert bar_misses({**more, "leads": {}, "games": 120}) == [
+        "lead over mcts:1000 not clear of 0", "lead over greedy not clear of 0",
+        "120 games, not 300"]
