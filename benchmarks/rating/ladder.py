@@ -298,8 +298,11 @@ def write_records(folder: Path, name: str, records: Sequence[dict]) -> tuple[str
 
 def build(game: str, anchors: Sequence[str], deals: int, version: int = 1, players: int = 2,
           work: str | Path = "ladder_runs", out: str | Path = LADDER_DIR,
-          workers: int | None = None, resamples: int = 200, progress: bool = True) -> Path:
-    """Play the reference tournament (resumable, in ``work``) and write the ladder."""
+          workers: int | None = None, resamples: int = 200, progress: bool = True,
+          first_seed: int = 0) -> Path:
+    """Play the reference tournament (resumable, in ``work``) and write the ladder; its
+    deals are seeds ``first_seed`` on (a work folder holding an arena's games of those
+    anchors on those deals, a strength bar's, is reused rather than played again)."""
     from meeplezoo.benchmarks.arena.arena import run_arena
     from meeplezoo.benchmarks.rating import ratings
     from meeplezoo.envs import resolve_game
@@ -309,10 +312,10 @@ def build(game: str, anchors: Sequence[str], deals: int, version: int = 1, playe
         raise ValueError("a ladder's scale is anchored at random: include it in --anchors")
     name = ladder_name(game, players, version)
     _, records = run_arena(game, list(anchors), players, deals, Path(work) / name,
-                           seed=0, workers=workers, progress=progress)
+                           seed=first_seed, workers=workers, progress=progress)
     # A work folder from an earlier, longer build holds later deals too: the reference
     # tournament is these deals only (``load_ladder`` checks it is exactly them).
-    records = [r for r in records if r["seed"] < deals]
+    records = [r for r in records if first_seed <= r["seed"] < first_seed + deals]
     summary = ratings.summarize(records, anchors, "random", resamples, seed=0)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -322,12 +325,13 @@ def build(game: str, anchors: Sequence[str], deals: int, version: int = 1, playe
               "game_options": {}, "players": players, "anchor": "random",
               "method": summary["method"], "scale": summary["scale"],
               "anchors": _anchor_rows(records, summary),
-              "deals": {"first_seed": 0, "count": deals}, "games": len(records),
+              "deals": {"first_seed": first_seed, "count": deals}, "games": len(records),
               "records": records_file, "records_sha256": digest,
               "bots": fingerprints(anchors, game),
               "command": f"python -m meeplezoo.benchmarks.rating.ladder build {game} --anchors "
                          f"{' '.join(anchors)} --deals {deals} --version {version} "
-                         f"--players {players}"}
+                         f"--players {players}"
+                         + (f" --first-seed {first_seed}" if first_seed else "")}
     path = out / f"{name}.json"
     path.write_text(json.dumps(ladder, indent=2) + "\n")
     return path
@@ -363,6 +367,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default=str(LADDER_DIR))
     p.add_argument("--workers", type=int, default=None)
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--first-seed", type=int, default=0,
+                   help="the deals' first seed (an arena's --seed whose games --work holds)")
     p = commands.add_parser("extend", help="a new version of a ladder with a larger deal set "
                             "for rate (same reference games)")
     p.add_argument("ladder")
@@ -383,8 +389,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"ladder: {extend(args.ladder, args.rating_deals, args.version)}")
             return 0
         path = build(args.game, args.anchors, args.deals, args.version, args.players,
-                     work=args.work,
-                     out=args.out, workers=args.workers, progress=not args.quiet)
+                     work=args.work, out=args.out, workers=args.workers,
+                     progress=not args.quiet, first_seed=args.first_seed)
         print(f"ladder: {path}")
         return 0
     except ValueError as err:

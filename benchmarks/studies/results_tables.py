@@ -55,9 +55,7 @@ def bar_record(bot: ShippedBot) -> str | None:
     """The arena summary a catalogue figure was read from, as a path in the checkout."""
     if bot.record is None:
         return None
-    folder = bot.record[0]
-    players = 2 if not folder.endswith("p") else int(folder.rsplit("_", 1)[1][:-1])
-    return f"results/bot_bars/{folder}/{bot.game}_{players}p_summary.json"
+    return f"results/bot_bars/{bot.record[0]}/{bot.game}_{bot.players}p_summary.json"
 
 
 def strength_text(figure: dict | None) -> str:
