@@ -5,11 +5,11 @@ from the same games:
         --bot ppo:distilled --ladder-version 1
 
 At two players the bot plays ``mcts:1000`` on ``--games / 2`` deals in both seatings.  At
-``N`` > 2 one table seats the bot, ``mcts:1000``, ``greedy`` and ``random`` (then
-``mcts:200``, ``mcts:50`` to fill five and six seats), every agent once, played on
-``ceil(games / N)`` deals in each of the ``N`` cyclic seatings: every game has the search
-and greedy at it, and none needs repeated agents to fill the seats (a table of three
-agents at four seats would mean twelve tables).  The games go to
+``N`` > 3 one table seats the bot, ``mcts:1000``, ``greedy`` and ``random`` (then
+``mcts:200``, ``mcts:50`` to fill five and six seats), every agent once, played on enough
+deals in each of the ``N`` cyclic seatings: none needs repeated agents to fill the seats
+(three agents at four seats would mean twelve tables).  At three seats the same four
+agents make four tables of three.  The games go to
 ``results/bot_bars/<game>_<N>p_<bot>/`` with the arena's summary (OpenSkill, greedy at 0),
 which ``agents/catalogue.py`` reads for the bar.
 
@@ -30,16 +30,18 @@ from pathlib import Path
 
 from meeplezoo.benchmarks.common import RESULTS_DIR
 
+SEARCH = "mcts:1000"           # the bar's search
 FILLERS = ("greedy", "random", "mcts:200", "mcts:50")
 SEED = 424242
 
 
-def table_agents(bot: str, players: int) -> list[str]:
-    """The agents of the bar's table: the bot and ``mcts:1000``, then greedy, random and
-    weaker searches until every seat has its own agent."""
+def table_agents(bot: str, players: int, search: str = SEARCH) -> list[str]:
+    """The bar's agents: the bot and ``mcts:1000``, then greedy, random and weaker
+    searches until every seat has its own agent; at three seats random as well (a
+    ladder's scale is anchored at it), so four tables of three."""
     if players == 2:
-        return [bot, "mcts:1000"]
-    agents = [bot, "mcts:1000", *FILLERS][:players]
+        return [bot, search]
+    agents = [bot, search, *(a for a in FILLERS if a != bot)][:max(players, 4)]
     if len(agents) < players:
         raise ValueError(f"no table of {players} distinct agents: at most "
                          f"{2 + len(FILLERS)} seats")
@@ -50,21 +52,23 @@ def folder_name(game: str, players: int, bot: str) -> str:
     return f"{game}_{players}p_{re.sub(r'[^A-Za-z0-9]+', '_', bot).strip('_')}"
 
 
-def deals_for(games: int, players: int) -> int:
-    """Deals giving at least ``games`` games (each deal is played in every seating)."""
-    return math.ceil(games / players)
+def deals_for(games: int, players: int, agents: int | None = None) -> int:
+    """Deals giving at least ``games`` games: each deal is played at every table of
+    ``agents`` (default: ``players``) in each of its ``players`` seatings."""
+    tables = math.comb(agents or players, players)
+    return math.ceil(games / (tables * players))
 
 
 def run(game: str, players: int, bot: str, games: int, seed: int, results: Path,
         ladder_version: int | None, workers: int | None, work: Path,
-        ladder_out: Path | None = None) -> dict:
+        ladder_out: Path | None = None, search: str = SEARCH) -> dict:
     from meeplezoo.benchmarks.arena.arena import main as arena_main
     from meeplezoo.benchmarks.rating.ladder import LADDER_DIR, build, ladder_name
     from meeplezoo.envs import resolve_game
 
     game = resolve_game(game)
-    agents = table_agents(bot, players)
-    deals = deals_for(games, players)
+    agents = table_agents(bot, players, search)
+    deals = deals_for(games, players, len(agents))
     out = Path(results) / "bot_bars" / folder_name(game, players, bot)
     argv = [game, "--agents", *agents, "--games", str(deals), "--players", str(players),
             "--seed", str(seed), "--out", str(out), "--quiet"]
