@@ -172,7 +172,7 @@ def plot_learning_curve(run_folder: str | Path, out: str | Path | None = None) -
     figure, axes = plt.subplots(1, 2, figsize=(10, 3.6), sharey=True)
     several = len({r.get("players", 2.0) for r in rows}) > 1
     # the rungs' order; at several seat counts one line per rung and count, whose even
-    # share is 1/count, not the 0.5 drawn
+    # share is 1/count (dotted) beside two players' 0.5 (dashed)
     for rung in dict.fromkeys(rung_label(r, several) for r in rows):
         mine = [r for r in rows if rung_label(r, several) == rung]
         for axis, key, scale in ((axes[0], "elapsed_s", 60.0), (axes[1], "global_step", 1e6)):
@@ -191,8 +191,11 @@ def plot_learning_curve(run_folder: str | Path, out: str | Path | None = None) -
     axes[0].set_ylabel("score (win = 1), Wilson 95%")
     axes[0].set_xlim(left=0)
     axes[1].set_xlim(left=0)
+    counts = sorted({int(r.get("players", 2)) for r in rows} - {2}) if several else []
     for axis in axes:
         axis.axhline(0.5, color="grey", linestyle="--", linewidth=1)
+        for count in counts:                    # the even share at each larger table
+            axis.axhline(1 / count, color="grey", linestyle=":", linewidth=1)
         axis.set_ylim(-0.02, 1.02)
         axis.grid(alpha=0.3)
     axes[1].legend(loc="best", fontsize="small")
