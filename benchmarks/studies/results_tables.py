@@ -44,6 +44,7 @@ from meeplezoo.benchmarks.studies.results_speed import (
     speed_sections,
     table,
 )
+from meeplezoo.benchmarks.studies.results_training import training_section
 from meeplezoo.envs.core.files import FileRefused, read_bytes, read_json
 
 COMMAND = "python -m meeplezoo.benchmarks.studies.results_tables"
@@ -239,7 +240,8 @@ def page(results: Path = RESULTS_DIR, base: str | None = None) -> str:
              f"built (`{COMMAND}` prints this page).  Each table names the command that "
              "measured it and links its record; the dated studies behind them are under "
              "Studies.", ""]
-    lines += count_bars_section(base) + bots_section(base) + ladders_section(base)
+    lines += (count_bars_section(base) + training_section(results, base) + bots_section(base)
+              + ladders_section(base))
     lines += ["## Speed", "",
               "Measured on shared 2-CPU machines: the ratios against a peer measured in the "
               "same run are the figures that travel; absolute rates are the machine's.", ""]
