@@ -150,7 +150,8 @@ def bad_positions(folder, path, **changes):
     (["--simulations", "0"], "--simulations"),
     (["--games", "0"], "--games"),
     (["--run-name", "../elsewhere"], "--run-name"),
-    (["--teacher", "mcts:50"], "--teacher must be mcts"),
+    (["--teacher", "random"], "--teacher must be mcts"),
+    (["--teacher", "mcts:50,leaf=nonsense"], "leaf"),
     (["--teacher", "az:default,sims=0"], "sims=0 plays the network's policy alone"),
     (["--teacher", "evil.py:Bot"], "--teacher must be mcts"),
     (["--teacher", "nobody"], "unknown agent"),
@@ -250,6 +251,21 @@ def test_a_network_search_teacher_gives_its_visits_and_values(tmp_path):
     assert all(visit_total(row) is not None for row in policies)
     assert np.isfinite(search).all() and np.abs(search).max() <= 1.0
     assert not np.array_equal(search, rewards)
+
+
+def test_a_search_spec_teacher_is_that_search_with_its_fitted_leaf(tmp_path):
+    """``--teacher mcts:12,leaf=fitted``: the fitted search, at its own budget (not
+    ``--simulations``), is learnt from: visit distributions over at most 12 visits."""
+    expert.train(expert.Options(**{**TINY, "game": "carcassonne_v1", "games": 1,
+                                   "teacher": "mcts:12,leaf=fitted", "simulations": 500,
+                                   "epochs": 1, "policy_temperature": 1.0,
+                                   "record_fraction": 0.2},
+                                run_dir=str(tmp_path), run_name="fitted"))
+    with np.load(tmp_path / "fitted" / "positions.npz") as data:
+        policies, search = data["policies"], data["search_values"]
+    assert len(policies) >= 5 and np.isfinite(search).all()
+    assert all(any(np.allclose(row * n, np.round(row * n), atol=1e-3) for n in range(1, 13))
+               for row in policies)
 
 
 def test_a_policy_teacher_plays_on_one_torch_thread_in_process(monkeypatch):

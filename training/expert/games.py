@@ -62,7 +62,8 @@ def root_statistics(agent, num_actions: int) -> tuple[np.ndarray, np.ndarray, np
 
 
 class SearchTeacher:
-    """A search: ``mcts:N`` with the game's tuned defaults, or a network-guided one
+    """A search: ``mcts:N`` with the game's tuned defaults (any ``mcts:`` options, such as
+    the fitted leaf: ``mcts:100,leaf=fitted``), or a network-guided one
     (``az:CHECKPOINT,sims=N``, expert iteration with the apprentice's own search as the
     expert): its visit distribution, every seat's value below the move played and at the
     root."""
@@ -126,7 +127,7 @@ def make_teacher(job: dict, seed: int):
     teacher = job.get("teacher", "mcts")
     if teacher == "mcts":
         return SearchTeacher(job["game"], f"mcts:{job['simulations']}", seed)
-    if teacher.startswith("az:"):
+    if teacher.startswith(("az:", "mcts:")):
         return SearchTeacher(job["game"], teacher, seed)
     return AgentTeacher(job["game"], teacher, seed)
 

@@ -66,7 +66,8 @@ class Options:
     """games the search plays against itself"""
     teacher: str = "mcts"
     """who plays every seat and is learnt from: ``mcts`` (the tuned search at
-    ``--simulations``: its visit distribution and values), a network-guided search
+    ``--simulations``: its visit distribution and values), any ``mcts:`` spec (e.g. the
+    fitted search ``mcts:100,leaf=fitted``, its own budget), a network-guided search
     (``az:CHECKPOINT,sims=N``, any ``az:`` options: its visits and values, the next
     network learning from the search of the last), a trained policy
     (``ppo:default``, ``ppo:PATH``: its move distribution, and its value at two players)
@@ -164,11 +165,11 @@ def check(options: Options, game_spec) -> Path:
     if options.teacher != "mcts":
         from meeplezoo.play.terminal import runs_code
 
-        if options.teacher.startswith(("mcts:", "random")) or runs_code(options.teacher):
-            raise ValueError(f"--teacher must be mcts (with --simulations), a network's "
-                             f"search (az:PATH,sims=N), a policy (ppo:default, ppo:PATH) "
-                             f"or a hand-written bot (expert, greedy), not "
-                             f"{options.teacher!r}")
+        if options.teacher.startswith("random") or runs_code(options.teacher):
+            raise ValueError(f"--teacher must be mcts (with --simulations), a search spec "
+                             f"(mcts:100,leaf=fitted), a network's search (az:PATH,sims=N), "
+                             f"a policy (ppo:default, ppo:PATH) or a hand-written bot "
+                             f"(expert, greedy), not {options.teacher!r}")
         # the teacher the games will use: unknown names and a search-less az: fail here
         make_teacher({"game": game_spec.name, "teacher": options.teacher}, seed=0)
     flags.check_count("--games", options.games, 1, 1_000_000)
