@@ -5,9 +5,11 @@ it was measured (``value_quality.csv``), and the learning curve.
 
 A record is a folder ``results/training_runs/<name>/`` holding ``run.json`` (``game``,
 ``bot``: the name it ships as, ``counts``: the seat counts it plays, ``command``, and
-``trained_at``: the counts its training saw) beside the run's ``eval.csv``,
-``learning_curve.png`` and, where measured, ``value_quality.csv`` and its plot, copied
-from the run folder as the run wrote them.
+``trained_at``: the counts its training saw) beside the run's ``eval.csv`` and
+``learning_curve.png`` as the run wrote them, and the value's quality: the run's own
+``value_quality.csv`` where its test sets were built before it ran, or
+``value_quality_<N>p.json`` (and its plot), ``value_quality report`` of the checkpoints the
+run left along the way at count ``N``.
 """
 
 from __future__ import annotations
@@ -73,13 +75,40 @@ def run_section(folder: Path, results: Path, base: str | None) -> list[str]:
                   "the same positions beside it):", ""]
         lines += table(["players", "network, first", "network, last", "heuristic"],
                        quality_rows(quality))
-    pictures = [name for name in ("learning_curve.png", "value_quality.png")
-                if (folder / name).is_file()]
-    lines += ["", "Records: " + ", ".join(
-        link(f"{where}/{name}", base) for name in ("run.json", "eval.csv", *pictures,
-                                                   "value_quality.csv")
-        if (folder / name).is_file()) + ".", ""]
+    reports = sorted(folder.glob("value_quality_*p.json"))
+    if reports:
+        lines += ["", "Its value along the run against the games' results on each count's "
+                  "frozen test set (`value_quality report`: Pearson correlation for the seat "
+                  "to move, middle third of the game / whole game), the search's heuristic "
+                  "on the same positions last:", ""]
+        lines += report_table(reports)
+    names = ["run.json", "eval.csv", "learning_curve.png", "value_quality.csv",
+             *(p.name for p in reports), *(p.with_suffix(".png").name for p in reports)]
+    lines += ["", "Records: " + ", ".join(link(f"{where}/{name}", base) for name in names
+                                          if (folder / name).is_file()) + ".", ""]
     return lines
+
+
+def report_table(reports: list[Path]) -> list[str]:
+    """One row per count's ``value_quality report``: each measured checkpoint (in the
+    order given to the report) and the heuristic, as middle / whole-game correlation."""
+    rows, width, labels = [], 0, []
+    for path in reports:
+        report = read_json(path, "value-quality report", limit=1024 * 1024)
+        cells = []
+        for source, figures in report["results"].items():
+            mover = figures["mover"]
+            cells.append((source, f"{mover['middle']['corr']:.2f} / {mover['all']['corr']:.2f}"))
+        networks = [cell for source, cell in cells if not source.startswith("heuristic")]
+        labels = labels or [Path(source).stem for source, _ in cells
+                            if not source.startswith("heuristic")]
+        heuristic = [cell for source, cell in cells if source.startswith("heuristic")]
+        width = max(width, len(networks))
+        rows.append((str(report["players"]), networks, heuristic[0] if heuristic else ""))
+    labels = [*labels[:width], *(f"checkpoint {k + 1}" for k in range(len(labels), width))]
+    return table(["players", *(f"`{label}`" for label in labels), "heuristic"],
+                 [[count, *networks, *[""] * (width - len(networks)), heuristic]
+                  for count, networks, heuristic in rows])
 
 
 def quality_rows(rows: list[dict]) -> list[list[str]]:

@@ -52,3 +52,24 @@ def test_a_broken_record_is_named(tmp_path):
     with pytest.raises(ValueError, match="x: not a training record"):
         training_section(tmp_path, None)
     assert "No training record yet." in training_section(tmp_path / "none", None)
+
+
+def test_value_quality_reports_of_the_runs_checkpoints_are_a_curve_by_count(tmp_path):
+    folder = tmp_path / "training_runs" / "hansa_v0_all"
+    folder.mkdir(parents=True)
+    (folder / "run.json").write_text(json.dumps({
+        "game": "hansa_v0", "bot": "az:all", "counts": [2, 3], "trained_at": [2, 3],
+        "command": "train"}))
+
+    def figures(middle, whole):
+        return {"mover": {"middle": {"corr": middle}, "all": {"corr": whole}}}
+    for players, first, last in ((2, 0.1, 0.3), (3, 0.05, 0.25)):
+        (folder / f"value_quality_{players}p.json").write_text(json.dumps({
+            "players": players, "results": {
+                "runs/x/iter_100.pt": figures(first, first + 0.01),
+                "runs/x/iter_900.pt": figures(last, last + 0.01),
+                "heuristic rollouts (16 x to the end)": figures(0.4, 0.41)}}))
+    lines = training_section(tmp_path, None)
+    assert "| players | `iter_100` | `iter_900` | heuristic |" in lines
+    assert "| 3 | 0.05 / 0.06 | 0.25 / 0.26 | 0.40 / 0.41 |" in lines
+    assert "`results/training_runs/hansa_v0_all/value_quality_3p.json`" in "\n".join(lines)
