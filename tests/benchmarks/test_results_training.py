@@ -19,12 +19,18 @@ def write_csv(path, fields, rows):
         writer.writerows(rows)
 
 
-def test_the_section_shows_the_last_evaluation_and_value_quality_by_count(tmp_path):
+def record_folder(tmp_path, command: str):
+    """A training record's folder with its run.json (Hansa's az:all at 2 and 3)."""
     folder = tmp_path / "training_runs" / "hansa_v0_all"
     folder.mkdir(parents=True)
     (folder / "run.json").write_text(json.dumps({
         "game": "hansa_v0", "bot": "az:all", "counts": [2, 3], "trained_at": [2, 3],
-        "command": "meeplezoo train hansa --algo az --seat-counts 2 3"}))
+        "command": command}))
+    return folder
+
+
+def test_the_section_shows_the_last_evaluation_and_value_quality_by_count(tmp_path):
+    folder = record_folder(tmp_path, "meeplezoo train hansa --algo az --seat-counts 2 3")
     evaluations = [{"update": update, "global_step": 10 * update, "elapsed_s": 60.0 * update,
                     "opponent": opponent, "games": 16, "score": score, "wilson_low": score / 2,
                     "wilson_high": 1.0, "players": players}
@@ -55,11 +61,7 @@ def test_a_broken_record_is_named(tmp_path):
 
 
 def test_value_quality_reports_of_the_runs_checkpoints_are_a_curve_by_count(tmp_path):
-    folder = tmp_path / "training_runs" / "hansa_v0_all"
-    folder.mkdir(parents=True)
-    (folder / "run.json").write_text(json.dumps({
-        "game": "hansa_v0", "bot": "az:all", "counts": [2, 3], "trained_at": [2, 3],
-        "command": "train"}))
+    folder = record_folder(tmp_path, "train")
 
     def figures(middle, whole):
         return {"mover": {"middle": {"corr": middle}, "all": {"corr": whole}}}
