@@ -115,8 +115,9 @@ def az_settings(options: list[str], spec: str = "az:") -> dict:
 
 def _az(game: str, seed: int | None, arguments: str) -> Agent:
     """``az:<checkpoint>[,option...]``, ``az:default[,...]`` (the bot shipped for the game,
-    trained at 2 players), ``az:default3p`` (one trained at 3, where shipped) or ``az:gen``
-    (one trained on generated boards, where shipped).  Options
+    trained at 2 players), ``az:default3p`` (one trained at 3, where shipped), ``az:all``
+    (one trained at every player count, where shipped) or ``az:gen`` (one trained on
+    generated boards, where shipped).  Options
     (each defaults to the checkpoint's recorded play settings): ``sims=N`` (0: the
     network's policy without search), ``root=puct|gumbel``, ``c=X`` (PUCT), ``batch=N``
     (leaves per network call), ``fpu=X`` or ``fpu=parent-X`` (first-play urgency),
