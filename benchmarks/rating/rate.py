@@ -118,6 +118,11 @@ def _safe(agent: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=,-]+", "_", agent).strip("_") or "agent"
 
 
+def seatings(report: dict) -> str:
+    """How each deal was played: both seatings at two players, every rotation at more."""
+    return "both seatings" if report.get("players", 2) == 2 else "every seat rotation"
+
+
 def _unit(report: dict) -> str:
     return "Elo" if report["scale"] == "elo" else "mu"
 
@@ -159,7 +164,7 @@ def markdown(report: dict) -> str:
         f"| `{report['ladder']}` | {report['game']} (v{report['game_version']}, "
         f"{json.dumps(report['game_options']) if report['game_options'] else 'defaults'}) "
         f"| seeds {deals['first_seed']}-{deals['first_seed'] + deals['count'] - 1}, "
-        f"{deals['used']} used, both seatings | {report['games']} | "
+        f"{deals['used']} used, {seatings(report)} | {report['games']} | "
         f"{report['rating']:+.{d}f} | [{report['low']:+.{d}f}, {report['high']:+.{d}f}] |",
         "", f"`{report['agent']}` rated by `meeplezoo rate` with the anchors held at their "
             f"frozen ratings (random = 0; "
