@@ -53,9 +53,16 @@ DISTILLED = "PPO policy distilled into a policy/value network"
 FITTED = "MCTS with a linear leaf value fitted to game results"
 AZ = "AlphaZero-style policy/value network"
 PPO = "PPO policy network"
+# A network trained at two seats plays any count (observations are padded to the most
+# seats and rotated to the mover); where it was measured at more, it is listed there too.
+TWO_SEATED = " (trained at 2 players)"
 SHIPPED = [
     ShippedBot("saint_malo_v0", 2, "ppo:distilled", DISTILLED, True, "none (the policy alone)",
                ("saint_malo_v0", "az:default")),
+    *(ShippedBot("saint_malo_v0", players, "ppo:distilled", DISTILLED + TWO_SEATED, True,
+                 "none (the policy alone)",
+                 (f"saint_malo_v0_{players}p_ppo_distilled", "ppo:distilled"))
+      for players in (3, 4, 5)),
     ShippedBot("saint_malo_v0", 3, "ppo:distilled3p", DISTILLED, True,
                "none (the policy alone)", ("saint_malo_v0_3p", "az:default3p")),
     ShippedBot("saint_malo_v0", 2, "ppo:default", PPO, True, "none (the policy alone)"),
