@@ -69,6 +69,10 @@ SHIPPED = [
     ShippedBot("saint_malo_v0", 3, "ppo:default3p", PPO, True, "none (the policy alone)"),
     ShippedBot("hansa_teutonica_v0", 2, "ppo:distilled", DISTILLED, True,
                "none (the policy alone)", ("hansa_teutonica_v0", "az:default")),
+    *(ShippedBot("hansa_teutonica_v0", players, "ppo:distilled", DISTILLED + TWO_SEATED,
+                 True, "none (the policy alone)",
+                 (f"hansa_teutonica_v0_{players}p_ppo_distilled", "ppo:distilled"))
+      for players in (3,)),
     ShippedBot("hansa_teutonica_v0", 2, "ppo:default", PPO, True, "none (the policy alone)"),
     ShippedBot("carcassonne_v1", 2, "mcts:100,leaf=fitted", FITTED, False,
                "UCT, 100 simulations, fitted leaf", ("carcassonne_v1", "az:default")),
