@@ -9,7 +9,8 @@ A record is a folder ``results/training_runs/<name>/`` holding ``run.json`` (``g
 ``learning_curve.png`` as the run wrote them, and the value's quality: the run's own
 ``value_quality.csv`` where its test sets were built before it ran, or
 ``value_quality_<N>p.json`` (and its plot), ``value_quality report`` of the checkpoints the
-run left along the way at count ``N``.
+run left along the way at count ``N``.  ``command`` may be a list (a recipe of several
+steps), and ``note`` a sentence on what the record does not show.
 """
 
 from __future__ import annotations
@@ -61,8 +62,15 @@ def run_section(folder: Path, results: Path, base: str | None) -> list[str]:
     minutes = float(last[0]["elapsed_s"]) / 60 if last else 0.0
     trained = ", ".join(map(str, run["trained_at"]))
     lines = [f"### `{run['game']}`: `{run['bot']}` at {', '.join(map(str, run['counts']))} "
-             "players", "",
-             f"Trained at {trained} players by `{run['command']}`."]
+             "players", ""]
+    commands = run["command"] if isinstance(run["command"], list) else [run["command"]]
+    if len(commands) == 1:
+        lines.append(f"Trained at {trained} players by `{commands[0]}`.")
+    else:
+        lines += [f"Trained at {trained} players by these commands, in order:", "",
+                  *(f"- `{command}`" for command in commands)]
+    if run.get("note"):
+        lines += ["", run["note"]]
     if last:
         lines += ["", f"Its last evaluation, after {minutes:.0f} minutes of training "
                   f"({last[0]['games']} games a rung and count, the rung in every other "
