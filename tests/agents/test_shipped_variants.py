@@ -76,3 +76,23 @@ def test_az_all_ships_only_a_network_trained_at_every_count(tmp_path):
             with pytest.raises(ValueError, match=r"trained at \[2, 3\] players"):
                 ship_checkpoint(tmp_path / "mixed.pt", "hansa_v0", bots_dir=tmp_path,
                                 variant="all")
+
+
+def test_the_shipped_az_all_plays_hansa_at_every_count_it_learnt():
+    pytest.importorskip("torch")
+    from meeplezoo.agents.az.agent import load_az_checkpoint, shipped_checkpoint
+    from meeplezoo.agents.registry import make_agent
+    from meeplezoo.envs import make
+    from meeplezoo.training.run.checkpoint import load_checkpoint
+
+    path = shipped_checkpoint("hansa_v0", *shipped_name("all"))
+    assert tuple(load_checkpoint(path)["options"]["seat_counts"]) == (2, 3, 4)
+    assert load_az_checkpoint(path)[2]["simulations"] == 64
+    for players in (2, 3, 4):
+        env = make("hansa_v0", num_players=players)
+        env.reset(seed=players)
+        agent = make_agent("az:all,sims=8", "hansa_v0", seed=0)
+        for _ in range(3 * players):
+            action = agent.act(env)
+            assert env.action_mask()[action] == 1
+            env.step(action)
