@@ -60,7 +60,10 @@ def test_best_is_the_measured_strongest_and_never_below_the_search():
         if figure and best_spec(bot.game, bot.players) == bot.name:
             assert figure["score"] > 0.5 if figure["kind"] == "score" else \
                 figure["mu"] > figure["opponents"]["mcts:1000"]
-    assert best_spec("saint_malo_v0", 3) == "mcts:1000"       # its 3p bot trails the search
+    # the 2-player network leads the search at three seats; at Hansa Teutonica's four it is
+    # only level with it, so the search itself is best there
+    assert best_spec("saint_malo_v0", 3) == "ppo:distilled"
+    assert best_spec("hansa_teutonica_v0", 4) == "mcts:1000"
     assert best_spec("carcassonne_v1", 2) == "mcts:100,leaf=fitted"
 
 
