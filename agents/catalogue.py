@@ -53,6 +53,7 @@ DISTILLED = "PPO policy distilled into a policy/value network"
 FITTED = "MCTS with a linear leaf value fitted to game results"
 AZ = "AlphaZero-style policy/value network"
 PPO = "PPO policy network"
+ALL_COUNTS = AZ + " self-played at every player count at once"
 # A network trained at two seats plays any count (observations are padded to the most
 # seats and rotated to the mover); where it was measured at more, it is listed there too.
 TWO_SEATED = " (trained at 2 players)"
@@ -76,6 +77,10 @@ SHIPPED = [
     ShippedBot("hansa_teutonica_v0", 2, "ppo:default", PPO, True, "none (the policy alone)"),
     ShippedBot("carcassonne_v1", 2, "mcts:100,leaf=fitted", FITTED, False,
                "UCT, 100 simulations, fitted leaf", ("carcassonne_v1", "az:default")),
+    *(ShippedBot("carcassonne_v1", players, "mcts:100,leaf=fitted", FITTED, False,
+                 "UCT, 100 simulations, fitted leaf",
+                 (f"carcassonne_v1_{players}p_mcts_100_leaf_fitted", "mcts:100,leaf=fitted"))
+      for players in (3,)),
     ShippedBot("carcassonne_v1", 2, "az:default", AZ, True, "PUCT, 100 simulations"),
     ShippedBot("carcassonne_v1", 2, "ppo:default", PPO, True, "none (the policy alone)"),
     ShippedBot("carcassonne_v0", 2, "mcts:100,leaf=fitted", FITTED, False,
@@ -88,6 +93,10 @@ SHIPPED = [
     ShippedBot("hansa_v0", 3, "az:default3p", AZ, True,
                "PUCT, 200 simulations, leaf half network, half heuristic",
                ("hansa_v0_3p", "az:default3p,sims=200,lam=0.5")),
+    ShippedBot("hansa_v0", 2, "az:all", ALL_COUNTS, True, "PUCT, 64 simulations"),
+    *(ShippedBot("hansa_v0", players, "az:all", ALL_COUNTS, True, "PUCT, 64 simulations",
+                 (f"hansa_v0_{players}p_az_all", "az:all"))
+      for players in (3,)),
     ShippedBot("hansa_v0", 2, "az:gen", AZ + " trained on generated boards", True,
                "PUCT, 200 simulations, leaf half network, half heuristic"),
     ShippedBot("hansa_v0", 2, "ppo:default", PPO, True, "none (the policy alone)"),
@@ -145,10 +154,19 @@ def meets_bar(figure: dict) -> bool:
     return not bar_misses(figure)
 
 
+def edge_over_search(figure: dict) -> float:
+    """How far a measured bot is ahead of ``mcts:1000``: its score against it (two
+    players), or its OpenSkill lead over it (more)."""
+    if figure["kind"] == "score":
+        return figure["score"]
+    return figure["mu"] - figure["opponents"]["mcts:1000"]
+
+
 def best_spec(game: str, players: int) -> str:
-    """The spec ``best`` plays for ``game`` at ``players`` seats: the shipped bot measured
-    ahead of ``mcts:1000`` at that count; where none is, the 2-player one when it is a
-    search (a search plays any count), else :data:`FALLBACK` itself."""
+    """The spec ``best`` plays for ``game`` at ``players`` seats: of the shipped bots
+    measured ahead of ``mcts:1000`` at that count, the one furthest ahead; where none is,
+    the 2-player one when it is a search (a search plays any count), else
+    :data:`FALLBACK` itself."""
     found = figures()
     # A search measured on another version of the game plays this one as it played there:
     # the tuned search and the fitted leaf are keyed by the rules' tables
@@ -156,11 +174,13 @@ def best_spec(game: str, players: int) -> str:
     versions = [game, *sorted(g for g in names() if g != game and
                               rules_name(g) == rules_name(game))]
     for name in versions:
-        for bot in SHIPPED:
-            figure = found.get(f"{name}/{players}/{bot.name}")
-            if bot.game == name and bot.players == players and figure and \
-                    ahead_of_search(figure) and (name == game or bot.name.startswith("mcts:")):
-                return bot.name
+        ahead = [(edge_over_search(figure), bot.name) for bot in SHIPPED
+                 if bot.game == name and bot.players == players
+                 and (figure := found.get(f"{name}/{players}/{bot.name}"))
+                 and ahead_of_search(figure)
+                 and (name == game or bot.name.startswith("mcts:"))]
+        if ahead:                        # the one furthest ahead (the first of equals)
+            return max(ahead, key=lambda pair: pair[0])[1]
     if players != 2 and (two := best_spec(game, 2)).startswith("mcts:"):
         return two
     return FALLBACK

@@ -31,6 +31,7 @@ from meeplezoo.agents.catalogue import (
     ShippedBot,
     bar_misses,
     best_spec,
+    edge_over_search,
     figures,
     key,
     meets_bar,
@@ -116,13 +117,6 @@ def lead_text(figure: dict, opponent: str) -> str:
     low, high = figure.get("leads", {}).get(opponent, (None, None))
     lead = figure["mu"] - figure["opponents"][opponent]
     return f"{lead:+.1f} [{low:+.1f}, {high:+.1f}]" if low is not None else f"{lead:+.1f}"
-
-
-def edge_over_search(figure: dict) -> float:
-    """How far a bot is ahead of ``mcts:1000``: its score, or its OpenSkill lead."""
-    if figure["kind"] == "score":
-        return figure["score"]
-    return figure["mu"] - figure["opponents"]["mcts:1000"]
 
 
 def count_bars_section(base: str | None) -> list[str]:
