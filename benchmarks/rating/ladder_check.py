@@ -28,7 +28,7 @@ from meeplezoo.agents.mcts_spec import MCTS_OPTIONS
 _MCTS = (r"mcts:(?:\d{1,6}|\d{1,3}(?:\.\d{1,3})?s)"
          rf"(?:,(?:{'|'.join(map(re.escape, MCTS_OPTIONS))})=[A-Za-z0-9_.]{{1,12}})*")
 ANCHOR_SPEC = re.compile(rf"random|greedy|expert|{_MCTS}"
-                         r"|az:default(?:[2-6]p)?(?:,sims=\d{1,6}|,root=(?:puct|gumbel))*"
+                         r"|az:(?:default|all)(?:[2-6]p)?(?:,sims=\d{1,6}|,root=(?:puct|gumbel))*"
                          r"|ppo:default(?:[2-6]p)?(?:,sample)?|ppo:distilled(?:[2-6]p)?")
 METHODS = {"bradley_terry": "elo", "plackett_luce": "openskill_mu"}
 MAX_PLAYERS = 6
@@ -58,7 +58,8 @@ def _number(value, limit: float) -> bool:
 def check_anchor_spec(spec) -> None:
     if not isinstance(spec, str) or not ANCHOR_SPEC.fullmatch(spec):
         raise ValueError(f"anchor {_show(spec)} is not an agent a ladder may name (random, "
-                         f"greedy, expert, mcts:N[,...], az:default[,...], ppo:default[,...])")
+                         f"greedy, expert, mcts:N[,...], az:default[,...], az:all[,...], "
+                         f"ppo:default[,...])")
 
 
 def check_fields(ladder, version: int) -> None:

@@ -148,7 +148,7 @@ def test_an_anchor_not_built_by_the_registry_alone_is_refused(tmp_path, capsys, 
 @pytest.mark.parametrize("spec", ["random", "greedy", "expert", "mcts:200", "mcts:1.5s",
                                   "mcts:400,leaf=heuristic,c=0.5", "az:default",
                                   "az:default3p,sims=64,root=gumbel", "ppo:default",
-                                  "ppo:default4p,sample"])
+                                  "ppo:default4p,sample", "az:all", "az:all,sims=16"])
 def test_the_registrys_own_agents_may_be_anchors(spec):
     check_anchor_spec(spec)
 
