@@ -80,7 +80,7 @@ SHIPPED = [
     *(ShippedBot("carcassonne_v1", players, "mcts:100,leaf=fitted", FITTED, False,
                  "UCT, 100 simulations, fitted leaf",
                  (f"carcassonne_v1_{players}p_mcts_100_leaf_fitted", "mcts:100,leaf=fitted"))
-      for players in (3,)),
+      for players in (3, 4)),
     ShippedBot("carcassonne_v1", 2, "az:default", AZ, True, "PUCT, 100 simulations"),
     ShippedBot("carcassonne_v1", 2, "ppo:default", PPO, True, "none (the policy alone)"),
     ShippedBot("carcassonne_v0", 2, "mcts:100,leaf=fitted", FITTED, False,
