@@ -165,8 +165,8 @@ def edge_over_search(figure: dict) -> float:
 def best_spec(game: str, players: int) -> str:
     """The spec ``best`` plays for ``game`` at ``players`` seats: of the shipped bots
     measured ahead of ``mcts:1000`` at that count, the one furthest ahead; where none is,
-    the 2-player one when it is a search (a search plays any count), else
-    :data:`FALLBACK` itself."""
+    the 2-player one when it is a search (a search plays any count) not measured at this
+    count, else :data:`FALLBACK` itself."""
     found = figures()
     # A search measured on another version of the game plays this one as it played there:
     # the tuned search and the fitted leaf are keyed by the rules' tables
@@ -181,7 +181,8 @@ def best_spec(game: str, players: int) -> str:
                  and (name == game or bot.name.startswith("mcts:"))]
         if ahead:                        # the one furthest ahead (the first of equals)
             return max(ahead, key=lambda pair: pair[0])[1]
-    if players != 2 and (two := best_spec(game, 2)).startswith("mcts:"):
+    if players != 2 and (two := best_spec(game, 2)).startswith("mcts:") and \
+            f"{game}/{players}/{two}" not in found:     # not measured short of the search
         return two
     return FALLBACK
 
