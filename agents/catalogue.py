@@ -80,7 +80,7 @@ SHIPPED = [
     *(ShippedBot("carcassonne_v1", players, "mcts:100,leaf=fitted", FITTED, False,
                  "UCT, 100 simulations, fitted leaf",
                  (f"carcassonne_v1_{players}p_mcts_100_leaf_fitted", "mcts:100,leaf=fitted"))
-      for players in (3, 4)),
+      for players in (3, 4, 5, 6)),
     ShippedBot("carcassonne_v1", 2, "az:default", AZ, True, "PUCT, 100 simulations"),
     ShippedBot("carcassonne_v1", 2, "ppo:default", PPO, True, "none (the policy alone)"),
     ShippedBot("carcassonne_v0", 2, "mcts:100,leaf=fitted", FITTED, False,
@@ -96,7 +96,7 @@ SHIPPED = [
     ShippedBot("hansa_v0", 2, "az:all", ALL_COUNTS, True, "PUCT, 64 simulations"),
     *(ShippedBot("hansa_v0", players, "az:all", ALL_COUNTS, True, "PUCT, 64 simulations",
                  (f"hansa_v0_{players}p_az_all", "az:all"))
-      for players in (3,)),
+      for players in (3, 4)),
     ShippedBot("hansa_v0", 2, "az:gen", AZ + " trained on generated boards", True,
                "PUCT, 200 simulations, leaf half network, half heuristic"),
     ShippedBot("hansa_v0", 2, "ppo:default", PPO, True, "none (the policy alone)"),
