@@ -130,9 +130,12 @@ def check_network(meta: dict, options: dict, test_set: ValueSet, name: str) -> N
                                                           game_spec.num_actions):
         raise ValueError(f"{name} was trained on another version of {game} (observation "
                          f"{meta.get('obs_size')}, now {game_spec.obs_size})")
-    trained = options.get("players", 2) if isinstance(options, dict) else 2
-    if trained != test_set.players:
-        raise ValueError(f"{name} was trained at {trained} players, the test set is of "
+    options = options if isinstance(options, dict) else {}
+    # a network self-played at several counts (``--seat-counts``) is measured at each
+    trained = tuple(options.get("seat_counts") or ()) or (options.get("players", 2),)
+    if test_set.players not in trained:
+        shown = ", ".join(map(str, trained))
+        raise ValueError(f"{name} was trained at {shown} players, the test set is of "
                          f"{test_set.players}")
 
 

@@ -275,3 +275,19 @@ def resolve_az_default() -> str:
     from meeplezoo.agents.az.agent import shipped_checkpoint
 
     return str(shipped_checkpoint(GAME, 2))
+
+
+def test_a_network_of_every_count_is_measured_at_each_and_only_there():
+    from types import SimpleNamespace
+
+    from meeplezoo.agents.az.agent import load_az_checkpoint, shipped_checkpoint
+    from meeplezoo.benchmarks.studies.value_quality import check_network
+    from meeplezoo.training.run.checkpoint import load_checkpoint
+
+    path = shipped_checkpoint(GAME, 2, "all")
+    meta, options = load_az_checkpoint(path)[1], load_checkpoint(path)["options"]
+    for players in (2, 3, 4):
+        check_network(meta, options, SimpleNamespace(game=GAME, players=players), "az:all")
+    with pytest.raises(ValueError, match="trained at 2, 3 players, the test set is of 4"):
+        check_network(meta, {**options, "seat_counts": (2, 3)},
+                      SimpleNamespace(game=GAME, players=4), "x")
