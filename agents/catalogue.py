@@ -93,10 +93,9 @@ SHIPPED = [
     ShippedBot("hansa_v0", 3, "az:default3p", AZ, True,
                "PUCT, 200 simulations, leaf half network, half heuristic",
                ("hansa_v0_3p", "az:default3p,sims=200,lam=0.5")),
-    ShippedBot("hansa_v0", 2, "az:all", ALL_COUNTS, True, "PUCT, 64 simulations"),
     *(ShippedBot("hansa_v0", players, "az:all", ALL_COUNTS, True, "PUCT, 64 simulations",
                  (f"hansa_v0_{players}p_az_all", "az:all"))
-      for players in (3, 4)),
+      for players in (2, 3, 4)),
     ShippedBot("hansa_v0", 2, "az:gen", AZ + " trained on generated boards", True,
                "PUCT, 200 simulations, leaf half network, half heuristic"),
     ShippedBot("hansa_v0", 2, "ppo:default", PPO, True, "none (the policy alone)"),
