@@ -95,7 +95,8 @@ def learner_updates_per_s(options, updates: int = 200) -> dict:
     learner.buffer.add(obs=rng.random((size, spec.obs_size)).astype(np.float16), masks=masks,
                        policies=masks / masks.sum(1, keepdims=True),
                        values=rng.uniform(-1, 1, (size, spec.max_players)),
-                       margins=rng.normal(size=(size, spec.max_players)))
+                       margins=rng.normal(size=(size, spec.max_players)),
+                       players=np.full(size, options.players, dtype=np.int8))
     learner.learn()                                             # start-up
     started = time.perf_counter()
     for _ in range(updates):
