@@ -73,7 +73,7 @@ SHIPPED = [
     *(ShippedBot("hansa_teutonica_v0", players, "ppo:distilled", DISTILLED + TWO_SEATED,
                  True, "none (the policy alone)",
                  (f"hansa_teutonica_v0_{players}p_ppo_distilled", "ppo:distilled"))
-      for players in (3, 4)),
+      for players in (3, 4, 5)),
     ShippedBot("hansa_teutonica_v0", 2, "ppo:default", PPO, True, "none (the policy alone)"),
     ShippedBot("carcassonne_v1", 2, "mcts:100,leaf=fitted", FITTED, False,
                "UCT, 100 simulations, fitted leaf", ("carcassonne_v1", "az:default")),
