@@ -21,7 +21,7 @@ def _start(*args, **kwargs):
 
 @pytest.mark.parametrize("variant", recipe.VARIANTS)
 def test_every_variants_commands_are_accepted(variant, tmp_path, monkeypatch):
-    monkeypatch.setattr(az, "LockstepSelfPlay", _start)
+    monkeypatch.setattr(az, "make_selfplay", _start)
     monkeypatch.setattr(expert, "generate", _start)
     commands = recipe.train_commands("saint_malo_v0", variant, 40, tmp_path, 3, 0.5)
     assert len(commands) == (2 if variant in ("expert", "all") else 1)

@@ -44,7 +44,7 @@ def stubbed(monkeypatch, tmp_path):
     monkeypatch.setattr(arena_run, "_drain", _start)
     monkeypatch.setattr(arena_ray, "connect", _start)
     monkeypatch.setattr(az_ray, "connect", _start)
-    monkeypatch.setattr(az, "LockstepSelfPlay", _start)
+    monkeypatch.setattr(az, "make_selfplay", _start)
     monkeypatch.setattr(ppo, "BatchEnv", _start)
     monkeypatch.setattr(expert, "generate", _start)
     monkeypatch.setattr(terminal.TerminalGame, "run", _start)
