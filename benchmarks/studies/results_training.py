@@ -31,6 +31,11 @@ def read_rows(path: Path) -> list[dict]:
         return list(csv.DictReader(handle))
 
 
+def seat_count(row: dict) -> int:
+    """A CSV row's seat count (rows written before logs kept one were at two)."""
+    return int(float(row.get("players") or 2))
+
+
 def last_evaluation(rows: list[dict]) -> list[dict]:
     """The rows of the last evaluation (the largest ``update``)."""
     if not rows:
@@ -52,11 +57,11 @@ def run_section(folder: Path, results: Path, base: str | None) -> list[str]:
     evaluations = read_rows(folder / "eval.csv")
     last = last_evaluation(evaluations)
     rungs = list(dict.fromkeys(row["opponent"] for row in last))
-    counts = sorted({int(float(row.get("players") or 2)) for row in last})
+    counts = sorted({seat_count(row) for row in last})
     rows = []
     for count in counts:
         mine = {row["opponent"]: row for row in last
-                if int(float(row.get("players") or 2)) == count}
+                if seat_count(row) == count}
         rows.append([str(count), f"1/{count}"] + [score_cell(mine[r]) if r in mine else ""
                                                    for r in rungs])
     minutes = float(last[0]["elapsed_s"]) / 60 if last else 0.0
@@ -123,8 +128,8 @@ def quality_rows(rows: list[dict]) -> list[list[str]]:
     """Per count: the network's correlation at its first and last measurement, and the
     heuristic's."""
     out = []
-    for count in sorted({int(float(r.get("players") or 2)) for r in rows}):
-        mine = [r for r in rows if int(float(r.get("players") or 2)) == count]
+    for count in sorted({seat_count(r) for r in rows}):
+        mine = [r for r in rows if seat_count(r) == count]
         network = sorted((r for r in mine if r["source"] == "network"),
                          key=lambda r: float(r["update"]))
         heuristic = [r for r in mine if r["source"] == "heuristic"]

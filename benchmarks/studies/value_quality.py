@@ -40,6 +40,7 @@ from meeplezoo.benchmarks.studies.value_sets import (
     set_path,
 )
 from meeplezoo.envs import game_argument
+from meeplezoo.training.run.seats import trained_counts
 from meeplezoo.training.run.value_measure import heuristic_evaluator, value_quality
 
 # ---------------------------------------------------------------------------- evaluators
@@ -130,9 +131,8 @@ def check_network(meta: dict, options: dict, test_set: ValueSet, name: str) -> N
                                                           game_spec.num_actions):
         raise ValueError(f"{name} was trained on another version of {game} (observation "
                          f"{meta.get('obs_size')}, now {game_spec.obs_size})")
-    options = options if isinstance(options, dict) else {}
     # a network self-played at several counts (``--seat-counts``) is measured at each
-    trained = tuple(options.get("seat_counts") or ()) or (options.get("players", 2),)
+    trained = trained_counts(options if isinstance(options, dict) else {})
     if test_set.players not in trained:
         shown = ", ".join(map(str, trained))
         raise ValueError(f"{name} was trained at {shown} players, the test set is of "

@@ -29,6 +29,7 @@ from meeplezoo.training.run.evaluate import announce_evaluations, evaluate_run, 
 from meeplezoo.training.run.log import RunLog, budget_used, resume_or_refuse, torch_setup
 from meeplezoo.training.run.paths import run_path
 from meeplezoo.training.run.schedule import EvalSchedule
+from meeplezoo.training.run.seats import trained_counts
 from meeplezoo.training.run.value_log import log_value_quality
 
 # ``--iterations`` when not given: a budget for a run without ``--minutes``; with them, a
@@ -134,7 +135,7 @@ class Learner:
     optimizer, counters, generator and buffer; without it, refuses to overwrite a run."""
 
     def __init__(self, options):
-        counts = "-".join(map(str, options.seat_counts or (options.players,)))
+        counts = "-".join(map(str, trained_counts(options)))
         name = options.run_name or f"{options.game}_{counts}p_az_seed{options.seed}"
         if options.iterations is None:
             iterations = UNLIMITED_ITERATIONS if options.minutes else DEFAULT_ITERATIONS

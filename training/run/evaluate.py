@@ -15,6 +15,7 @@ from pathlib import Path
 from meeplezoo.agents.registry import make_agent
 from meeplezoo.benchmarks.rating.ratings import wilson
 from meeplezoo.play.table import play_game
+from meeplezoo.training.run.seats import trained_counts
 
 EVAL_FIELDS = ("update", "global_step", "elapsed_s", "opponent", "games", "score",
                "wilson_low", "wilson_high", "players")
@@ -69,7 +70,7 @@ def evaluate_run(checkpoint: Path, options, stamp: dict, opponents: Sequence[str
     env_options = board_options(spec(options.game), options.eval_board, "--eval-board")
     rows = []
     # a run at several seat counts is measured at each: the opponent in every other seat
-    for players in getattr(options, "seat_counts", ()) or (options.players,):
+    for players in trained_counts(options):
         rows += [{**row, "players": players} for row in evaluate_checkpoint(
             checkpoint, options.game, opponents, options.eval_games, players,
             seed=10_000 * int(stamp["update"]), agent=agent, env_options=env_options)]

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from meeplezoo.benchmarks.studies.value_sets import THIRDS, load_set, read_header, set_path
 from meeplezoo.training.run.evaluate import append_eval_rows
+from meeplezoo.training.run.seats import trained_counts
 from meeplezoo.training.run.value_measure import heuristic_evaluator, value_quality
 
 PARTS = (*THIRDS, "all")
@@ -59,7 +60,7 @@ def log_value_quality(folder: Path, options, network, spec, device, stamp: dict,
     rows to ``value_quality.csv`` and TensorBoard; the rows (none where it is off).  A run
     at several seat counts is measured at each count with a cached set (``auto``)."""
     rows = []
-    counts = getattr(options, "seat_counts", ()) or (options.players,)
+    counts = trained_counts(options)
     for players in counts:
         choice = options.value_set if options.value_set == "auto" or \
             players == options.players else None

@@ -26,6 +26,7 @@ from meeplezoo.agents.shipped import ALL_SEATS, DISTILLED, VARIANTS, bot_stem
 from meeplezoo.envs import game_argument, names, spec
 from meeplezoo.envs.versions import rules_name
 from meeplezoo.training.run.checkpoint import export_for_play, load_checkpoint
+from meeplezoo.training.run.seats import trained_counts
 
 MAX_BYTES = 5 * 1024 * 1024
 
@@ -140,7 +141,7 @@ def ship_checkpoint(checkpoint: Path, game: str, players: int = 2,
     trained = options.get("players", players)
     if variant == ALL_SEATS:
         # ``az:all`` plays at any count, so it must have learnt at every one
-        counts = sorted(options.get("seat_counts") or (trained,))
+        counts = sorted(trained_counts({**options, "players": trained}))
         every = list(range(spec(game).min_players, spec(game).max_players + 1))
         if payload["meta"].get("game") != game or counts != every:
             raise ValueError(f"{checkpoint} is a {payload['meta'].get('game')} network "
